@@ -1,0 +1,138 @@
+"""O5, O6, O17, O19: which programs a seat may submit, checking one, and the default programs."""
+
+from __future__ import annotations
+
+from .common import ACTIONS, ATTACK, HARVEST, TRAP, IllegalMove, robot_name
+
+_ACTION_KEYS = {"type", "programs"}
+_ENTRY_KEYS = {"robot", "action", "number"}
+
+
+def all_programmed(state: dict) -> bool:
+    """O5: every program of this turn is in (the turn must now be resolved)."""
+    return not state["over"] and len(state["programs"]) == len(state["seats"])
+
+
+def legal_actions(state: dict, seat: str) -> list[dict]:
+    """Every program ``seat`` may submit now; [] when over, every program is in, or not a seat."""
+    if state["over"] or seat not in state["seat_robots"] or all_programmed(state):
+        return []
+    numbers = state["in_play"]
+    robots = state["seat_robots"][seat]
+    if len(robots) == 1:
+        r = robots[0]
+        return [
+            {"type": "program", "programs": [{"robot": r, "action": a, "number": n}]}
+            for a in ACTIONS
+            for n in numbers
+        ]
+    r1, r2 = robots
+    return [
+        {
+            "type": "program",
+            "programs": [
+                {"robot": r1, "action": a1, "number": n1},
+                {"robot": r2, "action": a2, "number": n2},
+            ],
+        }
+        for a1 in ACTIONS
+        for a2 in ACTIONS
+        if a1 != a2
+        for n1 in numbers
+        for n2 in numbers
+    ]
+
+
+def _is_int(value: object) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def check_program(state: dict, seat: str, action: object) -> list[dict]:
+    """The seat's program, normalised (one entry per robot, in robot order), or IllegalMove."""
+    if state["over"]:
+        raise IllegalMove("The game is over.")
+    if seat not in state["seat_robots"]:
+        raise IllegalMove(f"Seat {seat!r} is not playing in this game.")
+    if all_programmed(state):
+        raise IllegalMove("Every program is in; the turn is being resolved.")
+    if not isinstance(action, dict):
+        raise IllegalMove("A move must be an object like {'type': 'program', 'programs': [...]}.")
+    if action.get("type") != "program":
+        raise IllegalMove("The only move in Out of Gears is a program (type 'program').")
+    extra = set(action) - _ACTION_KEYS
+    if extra:
+        raise IllegalMove(f"A program has no field {sorted(extra)[0]!r}.")
+    entries = action.get("programs")
+    mine = state["seat_robots"][seat]
+    if not isinstance(entries, list):
+        raise IllegalMove("A program needs a list 'programs' with one entry per robot.")
+    in_play = state["in_play"]
+    program: dict[int, dict] = {}
+    for entry in entries:
+        if not isinstance(entry, dict):
+            raise IllegalMove("Each robot's program must be an object with robot, action, number.")
+        if set(entry) != _ENTRY_KEYS:
+            missing = _ENTRY_KEYS - set(entry)
+            if missing:
+                raise IllegalMove(f"A robot's program needs its {sorted(missing)[0]!r}.")
+            raise IllegalMove(
+                f"A robot's program has no field {sorted(set(entry) - _ENTRY_KEYS)[0]!r}."
+            )
+        robot, act, number = entry["robot"], entry["action"], entry["number"]
+        if not _is_int(robot):
+            raise IllegalMove("A robot is given by its number, 1 to 8.")
+        if robot not in state["in_play"]:
+            raise IllegalMove(f"Robot {robot} is not in this game.")
+        if robot not in mine:
+            raise IllegalMove(f"{robot_name(robot)} (robot {robot}) is not your robot.")
+        if robot in program:
+            raise IllegalMove(f"{robot_name(robot)} was programmed twice.")
+        if act not in ACTIONS:
+            raise IllegalMove(f"{act!r} is not an action; choose harvest, attack or trap.")
+        if not _is_int(number) or number not in in_play:
+            numbers = ", ".join(str(n) for n in in_play)
+            raise IllegalMove(f"{number!r} is not a number in play; choose one of {numbers}.")
+        program[robot] = {"robot": robot, "action": act, "number": number}
+    for robot in mine:
+        if robot not in program:
+            raise IllegalMove(f"{robot_name(robot)} (robot {robot}) needs a program too.")
+    if len(mine) == 2 and program[mine[0]]["action"] == program[mine[1]]["action"]:
+        raise IllegalMove(
+            "Your two robots share one set of Action cards: give them different actions."
+        )
+    return [program[r] for r in mine]
+
+
+def apply(state: dict, seat: str, action: dict) -> dict:
+    """A new state with ``seat``'s program in (replacing an earlier one, O5); never mutates."""
+    program = check_program(state, seat, action)
+    new = dict(state)
+    programs = dict(state["programs"])
+    programs[seat] = program
+    new["programs"] = programs
+    return new
+
+
+def default_program(robots: list[int]) -> dict:
+    """O19: Defend; in the advanced game the next robot takes the first of Defend, Harvest its own
+    number, Trap its own number that the player's remaining Action cards allow."""
+    used: set[str] = set()
+    entries = []
+    for robot in robots:
+        for act in (ATTACK, HARVEST, TRAP):
+            if act not in used:
+                used.add(act)
+                entries.append({"robot": robot, "action": act, "number": robot})
+                break
+    return {"type": "program", "programs": entries}
+
+
+def timeout_actions(state: dict) -> dict[str, dict]:
+    """O19: for each seat whose program is missing, the program its robots get by default."""
+    if state["over"] or all_programmed(state):
+        return {}
+    return {
+        seat: default_program(state["seat_robots"][seat])
+        for seat in state["seats"]
+        if seat not in state["programs"]
+    }
