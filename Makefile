@@ -1,0 +1,68 @@
+# Geartable: `make run` serves the site on embedded defaults; `make test` runs every check.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+export PIP_DISABLE_PIP_VERSION_CHECK := 1
+
+TEST_ENV := DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/geartable} \
+	CELERY_TEST_BROKER_URL=$${CELERY_TEST_BROKER_URL:-redis://127.0.0.1:6379/0}
+
+.PHONY: run test lint format worker beat bench-engines deep-test e2e-deps python-check services-check clean
+
+python-check:
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null || { \
+	  echo "Geartable needs Python 3.12 or newer (Django 6 requires it); '$(PYTHON)' is $$($(PYTHON) --version 2>&1)."; \
+	  echo "Install one (e.g. 'pyenv install 3.12') or run: make $(MAKECMDGOALS) PYTHON=/path/to/python3.12"; exit 1; }
+
+# The venv is rebuilt only when a requirements file changes: a second `make run` starts in seconds.
+$(VENV)/.runtime: requirements.txt | python-check
+	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q -r requirements.txt
+	@touch $@
+
+$(VENV)/.dev: requirements.txt requirements-dev.txt $(VENV)/.runtime
+	$(PY) -m pip install -q -r requirements-dev.txt
+	@touch $@
+
+run: $(VENV)/.runtime
+	DEBUG=$${DEBUG:-true} $(PY) manage.py migrate --noinput -v 0
+	DEBUG=$${DEBUG:-true} $(PY) manage.py demo_accounts
+	DEBUG=$${DEBUG:-true} $(PY) manage.py runserver 127.0.0.1:8000
+
+services-check: $(VENV)/.dev
+	@$(PY) tests/check_services.py
+
+lint: $(VENV)/.dev
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+
+format: $(VENV)/.dev
+	$(VENV)/bin/ruff format .
+	$(VENV)/bin/ruff check --fix .
+
+test: $(VENV)/.dev lint services-check e2e-deps
+	$(TEST_ENV) $(PY) -m pytest -q
+
+# Browser tests use Debian's Chromium (Playwright cannot download its own browser here).
+e2e-deps:
+	@test -x /usr/bin/chromium || { echo "Installing Debian's chromium for the browser tests"; \
+	  (apt-get install -y -q chromium >/dev/null 2>&1 || (apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null)) \
+	  || { echo "chromium is missing: run 'apt-get install -y chromium'"; exit 1; }; }
+
+# Opt-in deep runs (not part of make test): many more random games per engine.
+deep-test: $(VENV)/.dev
+	GEARED_EXAMPLES=100000 OOG_EXAMPLES=100000 $(PY) -m pytest -q -p no:django tests/unit -k properties
+
+bench-engines: $(VENV)/.dev
+	$(PY) bench/geared_engine.py
+	$(PY) bench/outofgears_engine.py
+
+worker: $(VENV)/.runtime
+	$(VENV)/bin/celery -A config worker -l info
+
+beat: $(VENV)/.runtime
+	$(VENV)/bin/celery -A config beat -l info
+
+clean:
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache

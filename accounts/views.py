@@ -1,0 +1,16 @@
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+
+from accounts.forms import ProfileForm
+
+
+@login_required
+def profile(request: HttpRequest) -> HttpResponse:
+    form = ProfileForm(request.POST or None, instance=request.user)
+    if request.method == "POST" and form.is_valid():
+        form.save()
+        messages.success(request, "Your profile is saved.")
+        return redirect("profile")
+    return render(request, "accounts/profile.html", {"form": form})

@@ -1,0 +1,23 @@
+"""Settings for pytest: the real settings, with test defaults for what the environment omits."""
+
+import os
+
+os.environ.setdefault("SECRET_KEY", "test-secret-key-not-for-production-5b1e2a7d9c")
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/geartable")
+os.environ.setdefault("SECURE_SSL_REDIRECT", "false")
+os.environ.setdefault("SESSION_COOKIE_SECURE", "false")
+os.environ.setdefault("CSRF_COOKIE_SECURE", "false")
+os.environ.setdefault("STATIC_MANIFEST", "false")
+os.environ.setdefault("SITE_URL", "http://testserver")
+os.environ.setdefault("ALLOWED_HOSTS", "testserver,localhost,127.0.0.1")
+
+from config.settings import *  # noqa: E402,F403
+
+# Tests queue tasks eagerly unless a test asks for the real worker (tests/conftest.py).
+CELERY_TASK_ALWAYS_EAGER = True
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast, tests only
+# The real broker, for the tests that start a real worker (tests/conftest.py: celery_worker).
+CELERY_BROKER_URL = os.environ.get("CELERY_TEST_BROKER_URL", "redis://127.0.0.1:6379/0")
+# Serve static files from the source folders (no collectstatic before tests or live_server).
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True

@@ -1,0 +1,35 @@
+"""What the site's frame needs on every page: how many games wait for me."""
+
+from django.http import HttpRequest
+
+
+def nav(request: HttpRequest) -> dict:
+    user = getattr(request, "user", None)
+    if user is None or not user.is_authenticated:
+        return {}
+
+    def your_turn_count() -> int:
+        from games.models import Seat, Status
+
+        return Seat.objects.filter(user=user, to_act=True, game__status=Status.ACTIVE).count()
+
+    # Lazy: a page that never renders the navigation (a fragment) never pays the query.
+    return {"nav_your_turn": _Lazy(your_turn_count)}
+
+
+class _Lazy:
+    def __init__(self, fn):
+        self.fn = fn
+        self.value = None
+        self.done = False
+
+    def _get(self):
+        if not self.done:
+            self.value, self.done = self.fn(), True
+        return self.value
+
+    def __bool__(self):
+        return bool(self._get())
+
+    def __str__(self):
+        return str(self._get())

@@ -1,0 +1,208 @@
+"""What is stored of a game: the game row (engine state, version), its seats, its move log."""
+
+from __future__ import annotations
+
+import secrets
+
+from django.conf import settings
+from django.db import models
+from django.urls import reverse
+
+
+class Kind(models.TextChoices):
+    GEARED = "geared", "Geared: Build Your Bike"
+    OUTOFGEARS = "outofgears", "Out of Gears"
+
+
+class Status(models.TextChoices):
+    OPEN = "open", "Waiting for players"
+    ACTIVE = "active", "In play"
+    FINISHED = "finished", "Finished"
+    ABORTED = "aborted", "Aborted"
+
+
+class BotKind(models.TextChoices):
+    RANDOM = "random", "Random bot"
+    GREEDY = "greedy", "Greedy bot"
+
+
+TURN_TIMES = [
+    (0, "No time limit"),
+    (12 * 3600, "12 hours"),
+    (86400, "1 day"),
+    (3 * 86400, "3 days"),
+]
+
+
+def new_token() -> str:
+    return secrets.token_urlsafe(16)
+
+
+class Game(models.Model):
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
+    options = models.JSONField(default=dict, blank=True)
+    seat_count = models.PositiveSmallIntegerField()
+    public = models.BooleanField(default=False, help_text="Listed in the lobby for anyone to join.")
+    join_token = models.CharField(max_length=32, default=new_token, unique=True)
+    # The engine's state: never sent to a browser as is (it holds hands, the draw order and the
+    # generator's state). Templates only ever see engine.view(state, seat).
+    state = models.JSONField(null=True, blank=True)
+    seed = models.BigIntegerField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    # Out of Gears: a program is stale only if it was made on an earlier turn.
+    turn = models.PositiveIntegerField(default=0)
+    turn_version = models.PositiveIntegerField(default=0)
+    turn_seconds = models.PositiveIntegerField(default=0, choices=TURN_TIMES)
+    deadline = models.DateTimeField(null=True, blank=True)
+    reminded_turn = models.PositiveIntegerField(default=0)
+    result = models.JSONField(null=True, blank=True)
+    creator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
+    )
+    created = models.DateTimeField(auto_now_add=True)
+    updated = models.DateTimeField(auto_now=True)
+    started = models.DateTimeField(null=True, blank=True)
+    finished = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(fields=["status", "public", "-created"], name="game_lobby_idx"),
+            models.Index(
+                fields=["deadline"],
+                name="game_deadline_idx",
+                condition=models.Q(status="active", deadline__isnull=False),
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} #{self.pk}"
+
+    def get_absolute_url(self) -> str:
+        return reverse("game", args=[self.pk])
+
+    @property
+    def is_geared(self) -> bool:
+        return self.kind == Kind.GEARED
+
+    @property
+    def is_open(self) -> bool:
+        return self.status == Status.OPEN
+
+    @property
+    def is_active(self) -> bool:
+        return self.status == Status.ACTIVE
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (Status.FINISHED, Status.ABORTED)
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="seats",
+    )
+    bot = models.CharField(max_length=16, choices=BotKind.choices, blank=True)
+    # The engine's seat id is str(position), 1-based, in play order; set when the game starts.
+    position = models.PositiveSmallIntegerField(null=True, blank=True)
+    robots = models.JSONField(default=list, blank=True)
+    to_act = models.BooleanField(default=False)
+    missed_deadlines = models.PositiveSmallIntegerField(default=0)
+    seen_version = models.PositiveIntegerField(default=0)
+    replaced_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+        help_text="The player this bot replaced.",
+    )
+    joined = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["position", "joined", "pk"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "user"],
+                name="seat_one_per_user",
+                condition=models.Q(user__isnull=False),
+            ),
+            models.UniqueConstraint(
+                fields=["game", "position"],
+                name="seat_unique_position",
+                condition=models.Q(position__isnull=False),
+            ),
+        ]
+        indexes = [models.Index(fields=["user", "to_act"], name="seat_user_turn_idx")]
+
+    def __str__(self) -> str:
+        return self.name
+
+    @property
+    def seat_id(self) -> str:
+        return str(self.position)
+
+    @property
+    def is_bot(self) -> bool:
+        return bool(self.bot)
+
+    @property
+    def name(self) -> str:
+        if self.bot:
+            return f"{self.get_bot_display()} {self.position or ''}".strip()
+        return self.user.name if self.user else "Empty seat"
+
+
+class Move(models.Model):
+    """The append-only log: with the seed, it replays the game."""
+
+    class Kind(models.TextChoices):
+        ACTION = "action", "Action"
+        RESOLVE = "resolve", "Turn resolved"
+        TIMEOUT = "timeout", "Played at the deadline"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    seq = models.PositiveIntegerField()
+    seat = models.ForeignKey(
+        Seat, null=True, blank=True, on_delete=models.PROTECT, related_name="+"
+    )
+    kind = models.CharField(max_length=16, choices=Kind.choices, default=Kind.ACTION)
+    action = models.JSONField(null=True, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [models.UniqueConstraint(fields=["game", "seq"], name="move_unique_seq")]
+
+    def __str__(self) -> str:
+        return f"{self.game} move {self.seq}"
+
+
+class Invitation(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    inviter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="invitations",
+    )
+    email = models.EmailField(blank=True)
+    token = models.CharField(max_length=32, default=new_token, unique=True)
+    created = models.DateTimeField(auto_now_add=True)
+    accepted = models.DateTimeField(null=True, blank=True)
+    declined = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["user", "accepted"], name="invitation_user_idx")]
+
+    def __str__(self) -> str:
+        return f"Invitation to {self.game} for {self.user or self.email}"

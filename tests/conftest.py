@@ -1,0 +1,63 @@
+"""Shared fixtures: the personas (alice, bob, carol — carol must not see alice's things) and the
+real Celery worker for the tests that need one."""
+
+from __future__ import annotations
+
+import pytest
+from allauth.account.models import EmailAddress
+
+from config.celery import app as geartable_celery_app
+
+PASSWORD = "correct-horse-battery-staple"
+
+
+def make_user(django_user_model, username: str, **extra):
+    user = django_user_model.objects.create_user(
+        username=username, email=f"{username}@example.com", password=PASSWORD, **extra
+    )
+    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+    return user
+
+
+@pytest.fixture
+def alice(db, django_user_model):
+    return make_user(django_user_model, "alice", display_name="Alice")
+
+
+@pytest.fixture
+def bob(db, django_user_model):
+    return make_user(django_user_model, "bob", display_name="Bob")
+
+
+@pytest.fixture
+def carol(db, django_user_model):
+    return make_user(django_user_model, "carol", display_name="Carol")
+
+
+@pytest.fixture
+def alice_client(client, alice):
+    client.force_login(alice)
+    return client
+
+
+# --- Celery: the project's own app on a real broker, for the tests that need a worker ---
+
+
+@pytest.fixture
+def celery_worker(settings):
+    """A real Celery worker (solo pool, in a thread) consuming from the real broker.
+
+    Request it *before* `transactional_db`/`live_server`: Celery's Django fixup closes the
+    connections it finds when the worker starts. Tasks stop running eagerly for the test."""
+    from celery.contrib.testing.worker import start_worker
+
+    app = geartable_celery_app
+    app.conf.task_always_eager = False
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    try:
+        with start_worker(
+            app, pool="solo", perform_ping_check=False, without_heartbeat=False, loglevel="WARNING"
+        ) as worker:
+            yield worker
+    finally:
+        app.conf.task_always_eager = True

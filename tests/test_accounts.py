@@ -1,0 +1,148 @@
+"""Accounts: sign-up, confirmation, log-in, profile, log-out, password reset, and bad input."""
+
+import re
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.core import mail
+from django.urls import reverse
+
+from accounts.models import User
+from tests.conftest import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+SIGNUP = {
+    "username": "dora",
+    "email": "dora@example.com",
+    "password1": "a-long-and-unusual-passphrase",
+    "password2": "a-long-and-unusual-passphrase",
+}
+
+
+def first_link(body: str) -> str:
+    return re.search(r"https?://[^/\s]+(/\S+)", body).group(1)
+
+
+def test_signup_confirm_login_profile_logout(client, settings):
+    settings.ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+    response = client.post(reverse("account_signup"), SIGNUP)
+    assert response.status_code == 302
+    user = User.objects.get(username="dora")
+    assert user.email == "dora@example.com"
+    assert not EmailAddress.objects.get(user=user).verified
+
+    assert len(mail.outbox) == 1
+    confirm_path = first_link(mail.outbox[0].body)
+    response = client.post(confirm_path)
+    assert response.status_code == 302
+    assert EmailAddress.objects.get(user=user).verified
+
+    client.post(reverse("account_logout"))
+    response = client.post(
+        reverse("account_login"), {"login": "dora", "password": SIGNUP["password1"]}
+    )
+    assert response.status_code == 302
+    assert client.get(reverse("profile")).status_code == 200
+
+    response = client.post(
+        reverse("profile"),
+        {
+            "display_name": "Dora the Rider",
+            "time_zone": "Europe/Paris",
+            "notify_turn": "on",
+        },
+    )
+    assert response.status_code == 302
+    user.refresh_from_db()
+    assert user.display_name == "Dora the Rider"
+    assert user.time_zone == "Europe/Paris"
+    assert user.notify_turn is True
+    assert user.notify_reminder is False
+    assert "Dora the Rider" in client.get(reverse("profile")).content.decode()
+
+    response = client.post(reverse("account_logout"))
+    assert response.status_code == 302
+    assert client.get(reverse("profile")).status_code == 302  # back to the log-in page
+
+
+def test_signup_without_confirmation_when_turned_off(client, settings):
+    settings.ACCOUNT_EMAIL_VERIFICATION = "none"
+    response = client.post(reverse("account_signup"), SIGNUP)
+    assert response.status_code == 302
+    assert not mail.outbox
+    assert client.get(reverse("profile")).status_code == 200  # logged in at once
+
+
+def test_login_with_email(client, alice):
+    response = client.post(
+        reverse("account_login"), {"login": "alice@example.com", "password": PASSWORD}
+    )
+    assert response.status_code == 302
+    assert client.get(reverse("profile")).context["user"] == alice
+
+
+def test_wrong_password_does_not_tell_whether_the_user_exists(client, alice):
+    wrong = client.post(reverse("account_login"), {"login": "alice", "password": "nope-nope"})
+    unknown = client.post(reverse("account_login"), {"login": "zed", "password": "nope-nope"})
+    assert wrong.status_code == unknown.status_code == 200
+    wrong_errors = wrong.context["form"].non_field_errors()
+    unknown_errors = unknown.context["form"].non_field_errors()
+    assert wrong_errors and wrong_errors == unknown_errors
+    assert "_auth_user_id" not in client.session
+
+
+def test_password_reset_email_link_sets_a_new_password(client, alice):
+    response = client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
+    assert response.status_code == 302
+    assert len(mail.outbox) == 1
+    reset_path = first_link(mail.outbox[0].body)
+    response = client.get(reset_path)  # allauth redirects to the key-less form URL
+    form_url = response.url if response.status_code == 302 else reset_path
+    response = client.post(
+        form_url, {"password1": "brand-new-passphrase-42", "password2": "brand-new-passphrase-42"}
+    )
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert alice.check_password("brand-new-passphrase-42")
+
+
+@pytest.mark.parametrize(
+    ("change", "field"),
+    [
+        ({"username": "alice"}, "username"),
+        ({"email": "alice@example.com"}, "email"),
+        ({"password1": "password", "password2": "password"}, "password1"),
+        ({"email": "not-an-email"}, "email"),
+    ],
+    ids=["taken-username", "taken-email", "weak-password", "malformed-email"],
+)
+def test_bad_signup_shows_errors_and_creates_nothing(client, alice, change, field):
+    before = User.objects.count()
+    response = client.post(reverse("account_signup"), SIGNUP | change)
+    assert response.status_code == 200
+    assert response.context["form"].errors.get(field)
+    assert User.objects.count() == before
+
+
+def test_login_is_rate_limited(client, alice):
+    for _ in range(6):
+        client.post(reverse("account_login"), {"login": "alice", "password": "bad"})
+    # Even the right password is refused for a while after repeated failures.
+    response = client.post(reverse("account_login"), {"login": "alice", "password": PASSWORD})
+    assert "Too many failed login attempts" in response.content.decode()
+    assert "_auth_user_id" not in client.session
+
+
+def test_profile_rejects_an_unknown_time_zone(alice_client, alice):
+    response = alice_client.post(reverse("profile"), {"time_zone": "Mars/Olympus"})
+    assert response.status_code == 200
+    assert response.context["form"].errors["time_zone"]
+    alice.refresh_from_db()
+    assert alice.time_zone == "UTC"
+
+
+def test_profile_needs_login(client):
+    response = client.get(reverse("profile"))
+    assert response.status_code == 302
+    assert reverse("account_login") in response.url

@@ -1,0 +1,139 @@
+"""The site's frame: home, rules, admin, favicon, static htmx, CSP, and settings from the env."""
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+from django.urls import reverse
+
+from config import env
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.mark.django_db
+def test_home_leads_to_signup(client):
+    body = client.get("/").content.decode()
+    assert "Geared: Build Your Bike" in body and "Out of Gears" in body
+    assert reverse("account_signup") in body
+
+
+@pytest.mark.django_db
+def test_pages_send_csp_and_load_vendored_htmx(client):
+    response = client.get("/")
+    csp = response.headers["Content-Security-Policy"]
+    assert "default-src 'self'" in csp and "script-src 'self'" in csp
+    assert "unsafe-inline" not in csp and "unsafe-eval" not in csp
+    body = response.content.decode()
+    assert "vendor/htmx-2.0.11.min.js" in body
+    assert "https://" not in body.split("<body")[0]  # nothing loaded from elsewhere
+    assert (ROOT / "static/vendor/htmx-2.0.11.min.js").exists()
+
+
+@pytest.mark.django_db
+def test_htmx_requests_carry_csrf(alice_client):
+    body = alice_client.get("/").content.decode()
+    assert 'hx-headers=\'{"X-CSRFToken": "' in body
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("game", ["geared", "outofgears"])
+def test_rules_pages_cite_rule_ids(client, game):
+    body = client.get(reverse("rules_game", args=[game])).content.decode()
+    first = "G5" if game == "geared" else "O12"
+    assert f'id="{first}"' in body
+
+
+@pytest.mark.django_db
+def test_unknown_rules_page_is_404(client):
+    assert client.get("/rules/chess/").status_code == 404
+
+
+@pytest.mark.django_db
+def test_admin_needs_staff(client, alice, django_user_model):
+    assert client.get("/admin/").status_code == 302
+    client.force_login(alice)
+    assert client.get("/admin/").status_code == 302
+    staff = django_user_model.objects.create_user("mod", "mod@example.com", "x", is_staff=True)
+    client.force_login(staff)
+    assert client.get("/admin/").status_code == 200
+
+
+@pytest.mark.django_db
+def test_favicon(client):
+    response = client.get("/favicon.ico")
+    assert response.status_code == 301 and response.url.endswith("favicon.svg")
+
+
+@pytest.mark.parametrize("raw", ["maybe", "2"])
+def test_env_bool_is_loud_on_a_bad_value(monkeypatch, raw):
+    monkeypatch.setenv("X_FLAG", raw)
+    with pytest.raises(ImproperlyConfigured, match="X_FLAG"):
+        env.env_bool("X_FLAG", False)
+
+
+def test_env_int_is_loud_on_a_bad_value(monkeypatch):
+    monkeypatch.setenv("X_NUM", "ten")
+    with pytest.raises(ImproperlyConfigured, match="X_NUM"):
+        env.env_int("X_NUM", 1)
+
+
+def test_database_url_parsing():
+    pg = env.parse_database_url("postgres://u:p%40ss@db:6543/gt?sslmode=require", conn_max_age=60)
+    assert (pg["NAME"], pg["USER"], pg["PASSWORD"], pg["HOST"], pg["PORT"]) == (
+        "gt",
+        "u",
+        "p@ss",
+        "db",
+        "6543",
+    )
+    assert pg["CONN_MAX_AGE"] == 60 and pg["OPTIONS"] == {"sslmode": "require"}
+    assert env.parse_database_url("sqlite:///x.db", conn_max_age=0)["NAME"] == "x.db"
+    with pytest.raises(ImproperlyConfigured):
+        env.parse_database_url("mysql://x/y", conn_max_age=0)
+
+
+def _manage(*args, **environ):
+    # Only the variables a real deployment would have: not those the test settings set.
+    keep = {"PATH", "HOME", "LANG", "PYTHONPATH", "VIRTUAL_ENV"}
+    clean = {k: v for k, v in os.environ.items() if k in keep}
+    return subprocess.run(
+        [sys.executable, "manage.py", *args],
+        cwd=ROOT,
+        env=clean | environ,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+PRODUCTION = {
+    "DEBUG": "false",
+    "SECRET_KEY": "x" * 20 + "a-long-random-production-secret-key-1234567890",
+    "ALLOWED_HOSTS": "geartable.example",
+    "SITE_URL": "https://geartable.example",
+    "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/geartable",
+    "CELERY_BROKER_URL": "redis://127.0.0.1:6379/0",
+    "EMAIL_HOST": "smtp.example",
+}
+
+
+def test_check_deploy_is_clean_in_production():
+    result = _manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert "no issues" in result.stdout
+
+
+def test_a_bad_setting_stops_start_up_loudly():
+    result = _manage("check", **PRODUCTION | {"DEBUG": "perhaps"})
+    assert result.returncode != 0
+    assert "DEBUG must be one of" in result.stderr
+
+
+def test_production_refuses_to_start_without_a_secret_key():
+    result = _manage("check", **PRODUCTION | {"SECRET_KEY": ""})
+    assert result.returncode != 0
+    assert "SECRET_KEY must be set" in result.stderr
