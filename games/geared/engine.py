@@ -1,0 +1,648 @@
+"""Rules engine for Geared: Build Your Bike (shared/rules/geared.md, G1-G19). Pure: no I/O.
+
+The state is a plain JSON-safe dict; `apply` returns a new state and never mutates its input.
+Legal-move generation lives in games/geared/moves.py, views in games/geared/views.py.
+"""
+
+from __future__ import annotations
+
+import random
+
+from games.geared import moves
+from games.geared.builds import common_level, placement_error, score
+from games.geared.cards import (
+    ACTION,
+    ACTION_NAMES,
+    DECK_SIZE,
+    FIRST_WILD,
+    HAND_SIZE,
+    IS_PART,
+    IS_WILD,
+    LEVEL,
+    PART,
+    PART_NAMES,
+    card_name,
+)
+from games.geared.views import view
+
+__all__ = [
+    "IllegalMove",
+    "new_game",
+    "legal_actions",
+    "apply",
+    "view",
+    "is_over",
+    "result",
+    "current_seat",
+    "canonical_action",
+]
+
+NEW_LABELS = ("new1", "new2", "new3")
+
+
+class IllegalMove(Exception):
+    """An action the rules do not allow; `.message` is a sentence for a person."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+# --- setup -------------------------------------------------------------------------------------
+
+
+def new_game(seats: list[str], *, seed: int, options: dict | None = None) -> dict:
+    """A fresh game (G4): dealer from the seed, 5 cards each dealt from the dealer's left."""
+    options = dict(options or {})
+    if not isinstance(seats, list) or not all(isinstance(s, str) for s in seats):
+        raise ValueError("seats must be a list of strings")
+    if not 2 <= len(seats) <= 6 or len(set(seats)) != len(seats):
+        raise ValueError("Geared needs 2 to 6 distinct seats (G1)")
+    target = options.get("target", 1000)
+    if isinstance(target, bool) or not isinstance(target, int) or target <= 0:
+        raise ValueError("target must be a positive integer")
+    names = {s: f"Player {s}" for s in seats}
+    for s, name in (options.get("names") or {}).items():
+        if s in names and isinstance(name, str) and name.strip():
+            names[s] = name
+    rng = random.Random(seed)
+    n = len(seats)
+    dealer = rng.randrange(n)
+    deck = list(range(DECK_SIZE))
+    rng.shuffle(deck)
+    hands: dict[str, list[int]] = {s: [] for s in seats}
+    for _ in range(HAND_SIZE):
+        for k in range(n):
+            hands[seats[(dealer + 1 + k) % n]].append(deck.pop())
+    return {
+        "game": "geared",
+        "seats": list(seats),
+        "names": names,
+        "target": target,
+        "dealer": seats[dealer],
+        "turn": (dealer + 1) % n,
+        "turn_number": 1,
+        "hands": {s: sorted(h) for s, h in hands.items()},
+        "draw": deck,  # the top of the pile is the end of the list
+        "discard": [],  # the top of the pile is the end of the list
+        "builds": {s: [] for s in seats},  # [{"id": int, "cards": [card ids]}]
+        "bikes": {s: [] for s in seats},  # completed bikes on the table (G10)
+        "scored": {s: [] for s in seats},  # every bike ever scored; survives reshuffles
+        "scores": {s: 0 for s in seats},
+        "wild_levels": [None, None, None],  # declared level of each wild while in a build
+        "next_build_id": 1,
+        "rng": rng.getrandbits(64),
+        "events": [],
+        "over": False,
+        "winners": [],
+    }
+
+
+# --- queries -----------------------------------------------------------------------------------
+
+
+def current_seat(state: dict) -> str | None:
+    return None if state["over"] else state["seats"][state["turn"]]
+
+
+def is_over(state: dict) -> bool:
+    return state["over"]
+
+
+def result(state: dict) -> dict:
+    seats = state["seats"]
+    scores = dict(state["scores"])
+    ranking = sorted(seats, key=lambda s: (-scores[s], seats.index(s)))
+    return {"scores": scores, "winners": list(state["winners"]), "ranking": ranking}
+
+
+def legal_actions(state: dict, seat: str) -> list[dict]:
+    if state["over"] or seat != state["seats"][state["turn"]]:
+        return []
+    return moves.legal_actions(state, seat)
+
+
+# --- apply -------------------------------------------------------------------------------------
+
+
+def apply(state: dict, seat: str, action: dict) -> dict:
+    """The state after `seat` takes `action`; raises IllegalMove and leaves `state` untouched."""
+    if state["over"]:
+        raise IllegalMove("The game is over.")
+    if seat not in state["hands"]:
+        raise IllegalMove(f"{seat!r} is not a seat in this game.")
+    turn_seat = state["seats"][state["turn"]]
+    if seat != turn_seat:
+        raise IllegalMove(f"It is {state['names'][turn_seat]}'s turn.")
+    if not isinstance(action, dict):
+        raise IllegalMove("An action must be an object with a type.")
+    kind = action.get("type")
+    handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
+    if handler is None:
+        raise IllegalMove(f"Unknown action type {kind!r}.")
+    new = _clone(state)
+    handler(new, seat, action)
+    return new
+
+
+def canonical_action(state: dict, seat: str, action: dict) -> dict:
+    """The form legal_actions would list for an action that apply accepts.
+
+    Cards of a play sorted by id with new-build labels renumbered in order of first appearance;
+    an Action card (or a discarded card) replaced by the lowest-id copy of its kind in the hand.
+    """
+    a = dict(action)
+    hand = state["hands"][seat]
+    if a.get("type") == "play":
+        pairs = sorted(zip(a["cards"], a["builds"], strict=True))
+        labels: dict[str, str] = {}
+        builds = []
+        for _, dest in pairs:
+            if isinstance(dest, str):
+                dest = labels.setdefault(dest, NEW_LABELS[len(labels)])
+            builds.append(dest)
+        a["cards"] = [c for c, _ in pairs]
+        a["builds"] = builds
+    elif a.get("type") in ("remove", "steal", "swap") or (
+        a.get("type") == "discard" and not IS_PART[a["card"]]
+    ):
+        a["card"] = min(c for c in hand if ACTION[c] == ACTION[a["card"]])
+    return a
+
+
+def _clone(s: dict) -> dict:
+    """A copy sharing only what is never mutated (event and bike records, card tables)."""
+    n = dict(s)
+    n["hands"] = {k: list(v) for k, v in s["hands"].items()}
+    n["draw"] = list(s["draw"])
+    n["discard"] = list(s["discard"])
+    n["builds"] = {
+        k: [{"id": b["id"], "cards": list(b["cards"])} for b in v] for k, v in s["builds"].items()
+    }
+    n["bikes"] = {k: list(v) for k, v in s["bikes"].items()}
+    n["scored"] = {k: list(v) for k, v in s["scored"].items()}
+    n["scores"] = dict(s["scores"])
+    n["wild_levels"] = list(s["wild_levels"])
+    n["events"] = list(s["events"])
+    n["winners"] = list(s["winners"])
+    return n
+
+
+# --- validation helpers ------------------------------------------------------------------------
+
+
+def _fields(action: dict, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> None:
+    for key in required:
+        if key not in action:
+            raise IllegalMove(f"This action needs a {key!r}.")
+    extra = set(action) - set(required) - set(optional)
+    if extra:
+        raise IllegalMove(f"Unexpected field {sorted(extra)[0]!r} in this action.")
+
+
+def _card_id(value: object, what: str = "card") -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < DECK_SIZE:
+        raise IllegalMove(f"The {what} must be a card id from 0 to {DECK_SIZE - 1}.")
+    return value
+
+
+def _level(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 5:
+        raise IllegalMove("A wild's level must be a whole number from 1 to 5.")
+    return value
+
+
+def _in_hand(s: dict, seat: str, cid: int) -> None:
+    if cid not in s["hands"][seat]:
+        raise IllegalMove(f"You do not hold card {cid}.")
+
+
+def _level_of(s: dict, cid: int) -> int:
+    return s["wild_levels"][cid - FIRST_WILD] if IS_WILD[cid] else LEVEL[cid]
+
+
+def _entries(s: dict, cards: list[int]) -> list[tuple[int, int]]:
+    return [(c, _level_of(s, c)) for c in cards]
+
+
+def _find_part(s: dict, cid: int) -> tuple[str, dict] | None:
+    """The owner and incomplete build holding part `cid`, or None."""
+    for owner, builds in s["builds"].items():
+        for b in builds:
+            if cid in b["cards"]:
+                return owner, b
+    return None
+
+
+def _own_build(s: dict, seat: str, build_id: object) -> dict:
+    if isinstance(build_id, bool) or not isinstance(build_id, int):
+        raise IllegalMove("A destination must be one of your build ids or a new build.")
+    for b in s["builds"][seat]:
+        if b["id"] == build_id:
+            return b
+    raise IllegalMove(f"You have no incomplete build {build_id}.")
+
+
+def _check_placement(s: dict, existing: list[int], incoming: list[tuple[int, int]]) -> None:
+    error = placement_error(_entries(s, existing), incoming)
+    if error:
+        raise IllegalMove(error)
+
+
+# --- state changes -----------------------------------------------------------------------------
+
+
+def _event(s: dict, seat: str | None, kind: str, **data: object) -> None:
+    s["events"].append({"n": len(s["events"]) + 1, "seat": seat, "type": kind, **data})
+
+
+def _new_build(s: dict, seat: str) -> dict:
+    b = {"id": s["next_build_id"], "cards": []}
+    s["next_build_id"] += 1
+    s["builds"][seat].append(b)
+    return b
+
+
+def _take_from_build(s: dict, owner: str, build: dict, cid: int) -> None:
+    build["cards"].remove(cid)
+    if not build["cards"]:
+        s["builds"][owner] = [b for b in s["builds"][owner] if b is not build]
+
+
+def _place(s: dict, build: dict, cid: int, level: int | None) -> None:
+    build["cards"].append(cid)
+    if IS_WILD[cid]:
+        s["wild_levels"][cid - FIRST_WILD] = level
+
+
+def _clear_wild(s: dict, cid: int) -> None:
+    if IS_WILD[cid]:
+        s["wild_levels"][cid - FIRST_WILD] = None
+
+
+def _complete_if_full(s: dict, seat: str, build: dict) -> None:
+    """G10, G11: score a complete build at once and set it aside as a bike."""
+    if len(build["cards"]) < 3:
+        return
+    cards = sorted(build["cards"], key=lambda c: PART[c])
+    points, is_set, level = score(_entries(s, cards))
+    s["builds"][seat] = [b for b in s["builds"][seat] if b is not build]
+    for c in cards:
+        _clear_wild(s, c)
+    bike = {"cards": cards, "points": points, "set": is_set, "level": level}
+    s["bikes"][seat].append(bike)
+    s["scored"][seat].append(bike)
+    s["scores"][seat] += points
+    _event(s, seat, "completed", build=build["id"], **bike)
+
+
+def _reached_target(s: dict, seat: str) -> bool:
+    """G18: the game ends at once when the active player reaches the target."""
+    if s["scores"][seat] < s["target"]:
+        return False
+    _finish(s, seat, [seat])
+    return True
+
+
+def _finish(s: dict, seat: str | None, winners: list[str]) -> None:
+    s["over"] = True
+    s["winners"] = winners
+    _event(s, seat, "game_over", winners=list(winners), scores=dict(s["scores"]))
+
+
+def _reshuffle(s: dict, seat: str) -> bool:
+    """G17: the discard pile and every completed bike become the new draw pile."""
+    pile = list(s["discard"])
+    bikes = 0
+    for owner in s["seats"]:
+        for bike in s["bikes"][owner]:
+            pile.extend(bike["cards"])
+            bikes += 1
+        s["bikes"][owner] = []
+    if not pile:
+        return False
+    for c in pile:
+        _clear_wild(s, c)
+    s["discard"] = []
+    rng = random.Random(s["rng"])
+    rng.shuffle(pile)
+    s["rng"] = rng.getrandbits(64)
+    s["draw"] = pile
+    _event(s, seat, "reshuffled", count=len(pile), bikes=bikes)
+    return True
+
+
+def _end_turn(s: dict, seat: str, draw_count: int) -> None:
+    """G7: draw as many cards as were played, then the next seat in order plays."""
+    drawn: list[int] = []
+    for _ in range(draw_count):
+        if not s["draw"] and not _reshuffle(s, seat):
+            break
+        drawn.append(s["draw"].pop())
+    if drawn:
+        s["hands"][seat] = sorted(s["hands"][seat] + drawn)
+        _event(s, seat, "drew", count=len(drawn), cards=drawn)
+    s["turn"] = (s["turn"] + 1) % len(s["seats"])
+    s["turn_number"] += 1
+    # G8 corner (ruling): with every hand and the draw pile empty nobody can ever draw again.
+    if not s["draw"] and not any(s["hands"].values()):
+        best = max(s["scores"].values())
+        _finish(s, None, [p for p in s["seats"] if s["scores"][p] == best])
+
+
+def _discard_action_card(s: dict, seat: str, cid: int) -> None:
+    s["hands"][seat].remove(cid)
+    s["discard"].append(cid)
+
+
+# --- the actions -------------------------------------------------------------------------------
+
+
+def _do_play(s: dict, seat: str, a: dict) -> None:
+    """G5 (a), (b): one to three parts of one level, into existing or new builds."""
+    _fields(a, ("type", "cards", "builds"), ("level",))
+    cards, dests = a["cards"], a["builds"]
+    if not isinstance(cards, list) or not 1 <= len(cards) <= 3:
+        raise IllegalMove("A play is a list of one to three Parts cards.")
+    if not isinstance(dests, list) or len(dests) != len(cards):
+        raise IllegalMove("A play needs one destination build per card.")
+    for c in cards:
+        _card_id(c)
+    if len(set(cards)) != len(cards):
+        raise IllegalMove("A card can be played only once.")
+    for c in cards:
+        _in_hand(s, seat, c)
+        if not IS_PART[c]:
+            raise IllegalMove(
+                f"{card_name(c)} is an Action card: play it on its own, not with parts."
+            )
+    printed = {LEVEL[c] for c in cards if not IS_WILD[c]}
+    if len(printed) > 1:
+        raise IllegalMove("Parts played together must all be of the same level.")
+    has_wild = any(IS_WILD[c] for c in cards)
+    if has_wild:
+        if "level" not in a:
+            raise IllegalMove("Say which level the wild takes.")
+        level = _level(a["level"])
+        if printed and level not in printed:
+            raise IllegalMove(
+                f"A wild played with Level {min(printed)} parts takes Level {min(printed)}."
+            )
+    else:
+        if "level" in a:
+            raise IllegalMove("A level is given only when a wild is played.")
+        level = printed.pop()
+    # Group the cards by destination, new builds in order of first appearance.
+    groups: dict[object, list[int]] = {}
+    for c, dest in sorted(zip(cards, dests, strict=True)):
+        if isinstance(dest, str):
+            if dest not in NEW_LABELS:
+                raise IllegalMove('A new build is named "new1", "new2" or "new3".')
+            key: object = dest
+        else:
+            key = _own_build(s, seat, dest)["id"]
+        groups.setdefault(key, []).append(c)
+    for key, group in groups.items():
+        existing = [] if isinstance(key, str) else _own_build(s, seat, key)["cards"]
+        _check_placement(s, existing, [(c, level) for c in group])
+    # The play (G5), then completions (G10).
+    placed: dict[int, int] = {}
+    touched = []
+    for key, group in groups.items():
+        build = _new_build(s, seat) if isinstance(key, str) else _own_build(s, seat, key)
+        touched.append(build)
+        for c in group:
+            s["hands"][seat].remove(c)
+            _place(s, build, c, level)
+            placed[c] = build["id"]
+    order = sorted(placed)
+    _event(
+        s,
+        seat,
+        "played",
+        cards=order,
+        builds=[placed[c] for c in order],
+        level=level if has_wild else None,
+    )
+    for build in touched:
+        _complete_if_full(s, seat, build)
+    if not _reached_target(s, seat):
+        _end_turn(s, seat, len(cards))
+
+
+def _do_rearrange(s: dict, seat: str, a: dict) -> None:
+    """G6: move one of one's parts to another of one's builds or a new build; free."""
+    card = _card_id(a.get("card"))
+    _fields(a, ("type", "card", "to"), ("level",) if IS_WILD[card] else ())
+    found = _find_part(s, card)
+    if found is None or found[0] != seat:
+        raise IllegalMove("You can only move a part of one of your own incomplete builds.")
+    source = found[1]
+    if IS_WILD[card] and "level" not in a:
+        raise IllegalMove("Say which level the wild takes.")
+    level = _level(a["level"]) if IS_WILD[card] else LEVEL[card]
+    to = a["to"]
+    if to == "new":
+        if len(source["cards"]) == 1 and (
+            not IS_WILD[card] or level == s["wild_levels"][card - FIRST_WILD]
+        ):
+            raise IllegalMove("Moving the only part of a build to a new build changes nothing.")
+        target = None
+    else:
+        target = _own_build(s, seat, to)
+        if target is source:
+            raise IllegalMove("That part is already in that build.")
+        _check_placement(s, target["cards"], [(card, level)])
+    _take_from_build(s, seat, source, card)
+    if target is None:
+        target = _new_build(s, seat)
+    _place(s, target, card, level)
+    _event(
+        s,
+        seat,
+        "rearranged",
+        card=card,
+        level=level if IS_WILD[card] else None,
+        source=source["id"],
+        to=target["id"],
+    )
+    _complete_if_full(s, seat, target)
+    _reached_target(s, seat)
+
+
+def _action_card(s: dict, seat: str, a: dict, kind: int) -> int:
+    card = _card_id(a.get("card"))
+    _in_hand(s, seat, card)
+    if ACTION[card] != kind:
+        raise IllegalMove(f"Card {card} is not a {ACTION_NAMES[kind]} card.")
+    return card
+
+
+def _table_part(s: dict, value: object, what: str) -> tuple[int, str, dict]:
+    cid = _card_id(value, what)
+    found = _find_part(s, cid)
+    if found is None:
+        raise IllegalMove(f"Card {cid} is not a part in an incomplete build on the table.")
+    return cid, found[0], found[1]
+
+
+def _do_remove(s: dict, seat: str, a: dict) -> None:
+    """G13: one part of any incomplete build goes to the discard pile."""
+    _fields(a, ("type", "card", "target"))
+    card = _action_card(s, seat, a, 0)
+    if not any(s["builds"].values()):
+        raise IllegalMove("There is no part on the table to remove.")
+    target, owner, build = _table_part(s, a["target"], "target")
+    target_level = _level_of(s, target)
+    _take_from_build(s, owner, build, target)
+    _clear_wild(s, target)
+    s["discard"].append(target)
+    _discard_action_card(s, seat, card)
+    _event(
+        s,
+        seat,
+        "removed",
+        card=card,
+        target=target,
+        target_level=target_level,
+        owner=owner,
+        source=build["id"],
+    )
+    _end_turn(s, seat, 1)
+
+
+def _do_steal(s: dict, seat: str, a: dict) -> None:
+    """G14: take an opponent's part into one of one's builds or a new build."""
+    card = _action_card(s, seat, a, 1)
+    if not any(b for o, b in s["builds"].items() if o != seat):
+        raise IllegalMove("No opponent has a part on the table to steal.")
+    target, owner, source = _table_part(s, a.get("target"), "target")
+    _fields(a, ("type", "card", "target", "to"), ("level",) if IS_WILD[target] else ())
+    if owner == seat:
+        raise IllegalMove("You cannot steal from yourself: rearrange your own parts instead.")
+    if IS_WILD[target]:
+        if "level" not in a:
+            raise IllegalMove("Say which level the stolen wild takes.")
+        level = _level(a["level"])
+    else:
+        level = LEVEL[target]
+    to = a["to"]
+    dest = None if to == "new" else _own_build(s, seat, to)
+    if dest is not None:
+        _check_placement(s, dest["cards"], [(target, level)])
+    target_level = _level_of(s, target)
+    _take_from_build(s, owner, source, target)
+    if dest is None:
+        dest = _new_build(s, seat)
+    _place(s, dest, target, level)
+    _discard_action_card(s, seat, card)
+    _event(
+        s,
+        seat,
+        "stole",
+        card=card,
+        target=target,
+        target_level=target_level,
+        level=level if IS_WILD[target] else None,
+        owner=owner,
+        source=source["id"],
+        to=dest["id"],
+    )
+    _complete_if_full(s, seat, dest)
+    if not _reached_target(s, seat):
+        _end_turn(s, seat, 1)
+
+
+def swap_levels(s: dict, mine_build: list[int], mine: int, theirs_build: list[int], theirs: int):
+    """G15 with the G12 ruling: (level of `theirs` in my build, level of `mine` in theirs), or
+    an error message. A moved wild takes the level its new build's other parts share, or keeps
+    its level when it arrives alone."""
+    out = []
+    for build, leaving, arriving, whose in (
+        (mine_build, mine, theirs, "Your"),
+        (theirs_build, theirs, mine, "Their"),
+    ):
+        others = _entries(s, [c for c in build if c != leaving])
+        level = _level_of(s, arriving)
+        if IS_WILD[arriving] and others:
+            shared = common_level(others)
+            if shared is None:
+                return (
+                    f"The Wild {PART_NAMES[PART[arriving]]} cannot enter a build whose parts "
+                    "do not share one level."
+                )
+            level = shared
+        error = placement_error(others, [(arriving, level)], whose)
+        if error:
+            return error
+        out.append(level)
+    return out[0], out[1]
+
+
+def _do_swap(s: dict, seat: str, a: dict) -> None:
+    """G15: exchange one of one's parts with an opponent's part."""
+    _fields(a, ("type", "card", "mine", "theirs"))
+    card = _action_card(s, seat, a, 2)
+    mine, mine_owner, mine_build = _table_part(s, a["mine"], "part of yours")
+    theirs, owner, their_build = _table_part(s, a["theirs"], "opponent's part")
+    if mine_owner != seat:
+        raise IllegalMove("The first part of a Swap must be in one of your builds.")
+    if owner == seat:
+        raise IllegalMove("The second part of a Swap must be in an opponent's build.")
+    levels = swap_levels(s, mine_build["cards"], mine, their_build["cards"], theirs)
+    if isinstance(levels, str):
+        raise IllegalMove(levels)
+    mine_level, theirs_level = _level_of(s, mine), _level_of(s, theirs)
+    mine_build["cards"][mine_build["cards"].index(mine)] = theirs
+    their_build["cards"][their_build["cards"].index(theirs)] = mine
+    if IS_WILD[theirs]:
+        s["wild_levels"][theirs - FIRST_WILD] = levels[0]
+    if IS_WILD[mine]:
+        s["wild_levels"][mine - FIRST_WILD] = levels[1]
+    _discard_action_card(s, seat, card)
+    _event(
+        s,
+        seat,
+        "swapped",
+        card=card,
+        mine=mine,
+        mine_level=mine_level,
+        theirs=theirs,
+        theirs_level=theirs_level,
+        owner=owner,
+        my_build=mine_build["id"],
+        their_build=their_build["id"],
+    )
+    _end_turn(s, seat, 1)
+
+
+def _do_discard(s: dict, seat: str, a: dict) -> None:
+    """G8: with no legal play, discard one card and draw one."""
+    _fields(a, ("type", "card"))
+    card = _card_id(a["card"])
+    _in_hand(s, seat, card)
+    if moves.has_play(s, seat):
+        raise IllegalMove("You have a legal play, so you cannot discard.")
+    _discard_action_card(s, seat, card)
+    _event(s, seat, "discarded", card=card)
+    _end_turn(s, seat, 1)
+
+
+def _do_pass(s: dict, seat: str, a: dict) -> None:
+    """G8: a player with an empty hand passes and draws nothing."""
+    _fields(a, ("type",))
+    if s["hands"][seat]:
+        raise IllegalMove("You can only pass when your hand is empty.")
+    _event(s, seat, "passed")
+    _end_turn(s, seat, 0)
+
+
+_HANDLERS = {
+    "play": _do_play,
+    "rearrange": _do_rearrange,
+    "remove": _do_remove,
+    "steal": _do_steal,
+    "swap": _do_swap,
+    "discard": _do_discard,
+    "pass": _do_pass,
+}
