@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from games.geared.builds import common_level, entries_ok
-from games.geared.cards import ACTION, FIRST_WILD, IS_PART, IS_WILD, LEVEL, TYPE_BIT
+from games.geared.builds import common_level
+from games.geared.cards import ACTION, FIRST_WILD, IS_PART, IS_WILD, LEVEL, PART, TYPE_BIT
 
 NEW_LABELS = ("new1", "new2", "new3")
 ALL_LEVELS = (1, 2, 3, 4, 5)
@@ -183,34 +183,42 @@ def _steals(state: dict, seat: str, sc: int, acts: list[dict]) -> None:
                     acts.append({"type": "steal", "card": sc, "target": t, "to": "new"})
 
 
-def _swap_ok(wl: list, build: list[int], leaving: int, arriving: int, level: int) -> bool:
-    others = _entries(wl, [c for c in build if c != leaving])
-    if IS_WILD[arriving] and others:
-        level = common_level(others)
-        if level is None:
-            return False
-    others.append((arriving, level))
-    return entries_ok(others)
+def _fits_beside(other: tuple | None, arriving: tuple) -> bool:
+    """G9, G12 for a swapped part arriving beside the one part left in a build (or alone).
+    Incomplete builds hold at most two parts, so at most one stays; an arriving wild takes its
+    level (ruling), so only a non-wild arriving beside a wild must match the wild's level."""
+    if other is None:
+        return True
+    o_card, o_type, o_level = other
+    a_card, a_type, a_level = arriving
+    if o_type == a_type:
+        return False
+    return not IS_WILD[o_card] or IS_WILD[a_card] or a_level == o_level
+
+
+def _parts(wl: list, build: dict) -> list[tuple[int, int, int]]:
+    return [(c, PART[c], wl[c - FIRST_WILD] if IS_WILD[c] else LEVEL[c]) for c in build["cards"]]
 
 
 def _swaps(state: dict, seat: str, wc: int, acts: list[dict]) -> None:
     wl = state["wild_levels"]
-    mine_builds = state["builds"][seat]
-    if not mine_builds:
+    mine = [_parts(wl, b) for b in state["builds"][seat]]
+    if not mine:
         return
+    mine_pairs = []  # (my part, the part that stays beside it)
+    for parts in mine:
+        for i, p in enumerate(parts):
+            mine_pairs.append((p, parts[1 - i] if len(parts) == 2 else None))
     for owner in state["seats"]:
         if owner == seat:
             continue
-        for tb in state["builds"][owner]:
-            for mb in mine_builds:
-                for m in mb["cards"]:
-                    m_level = wl[m - FIRST_WILD] if IS_WILD[m] else LEVEL[m]
-                    for t in tb["cards"]:
-                        t_level = wl[t - FIRST_WILD] if IS_WILD[t] else LEVEL[t]
-                        if _swap_ok(wl, mb["cards"], m, t, t_level) and _swap_ok(
-                            wl, tb["cards"], t, m, m_level
-                        ):
-                            acts.append({"type": "swap", "card": wc, "mine": m, "theirs": t})
+        for build in state["builds"][owner]:
+            parts = _parts(wl, build)
+            for j, t in enumerate(parts):
+                t_other = parts[1 - j] if len(parts) == 2 else None
+                for m, m_other in mine_pairs:
+                    if _fits_beside(m_other, t) and _fits_beside(t_other, m):
+                        acts.append({"type": "swap", "card": wc, "mine": m[0], "theirs": t[0]})
 
 
 def _rearranges(state: dict, seat: str, infos: list, acts: list[dict]) -> None:
