@@ -50,6 +50,7 @@ class Game(models.Model):
     state = models.JSONField(null=True, blank=True)
     seed = models.BigIntegerField(null=True, blank=True)
     version = models.PositiveIntegerField(default=0)
+    move_count = models.PositiveIntegerField(default=0)
     # Out of Gears: a program is stale only if it was made on an earlier turn.
     turn = models.PositiveIntegerField(default=0)
     turn_version = models.PositiveIntegerField(default=0)
@@ -199,7 +200,7 @@ class Invitation(models.Model):
     token = models.CharField(max_length=32, default=new_token, unique=True)
     created = models.DateTimeField(auto_now_add=True)
     accepted = models.DateTimeField(null=True, blank=True)
-    declined = models.DateTimeField(null=True, blank=True)
+    sent = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [models.Index(fields=["user", "accepted"], name="invitation_user_idx")]

@@ -4,5 +4,16 @@ from games import views
 
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
+    path("lobby/new/", views.create, name="create_game"),
     path("games/", views.my_games, name="my_games"),
+    path("games/<int:game_id>/", views.game_page, name="game"),
+    path("games/<int:game_id>/fragment/", views.game_fragment, name="game_fragment"),
+    path("games/<int:game_id>/poll/", views.poll, name="game_poll"),
+    path("games/<int:game_id>/move/", views.move, name="game_move"),
+    path("games/<int:game_id>/log/", views.game_log, name="game_log"),
+    path("games/<int:game_id>/join/", views.join, name="game_join"),
+    path("games/<int:game_id>/leave/", views.leave, name="game_leave"),
+    path("games/<int:game_id>/start/", views.start, name="game_start"),
+    path("games/<int:game_id>/invite/", views.invite, name="game_invite"),
+    path("invitations/<str:token>/", views.accept_invitation, name="accept_invitation"),
 ]

@@ -2,12 +2,51 @@
 
 from __future__ import annotations
 
-from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+import json
 
-from games.models import Game, Seat, Status
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import RequestDataTooBig
+from django.db.models import Prefetch, Q
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseStopPolling
+
+from games import engines, services
+from games.forms import NewGameForm
+from games.geared.text import describe as describe_geared
+from games.geared.views import view_event
+from games.geared_ui import Choice, Selection, offer
+from games.models import Game, Invitation, Seat, Status
+from games.outofgears.text import describe as describe_oog
+
+SEATS = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position", "pk"))
+
+
+def _error(request: HttpRequest, exc: services.GameError) -> None:
+    messages.error(request, exc.message)
+
+
+def _visible_game(request: HttpRequest, game_id: int, *, token: str | None = None) -> Game:
+    """The game if this visitor may see it: seated players always; anyone for a public game or
+    with the join link; for everybody else a private game does not exist (404)."""
+    game = Game.objects.filter(pk=game_id).select_related("creator").prefetch_related(SEATS).first()
+    if game is None:
+        raise Http404("There is no such game.")
+    if game.public or services.seat_of(game, request.user) is not None:
+        return game
+    if token and token == game.join_token:
+        return game
+    if request.user.is_authenticated and any(
+        i.user_id == request.user.pk for i in game.invitations.all()
+    ):
+        return game
+    raise Http404("There is no such game.")
+
+
+# --- lobby and my games ------------------------------------------------------------------------
 
 
 @require_GET
@@ -15,17 +54,420 @@ def lobby(request: HttpRequest) -> HttpResponse:
     open_games = (
         Game.objects.filter(status=Status.OPEN, public=True)
         .select_related("creator")
+        .prefetch_related(SEATS)
         .order_by("-created")[:50]
     )
-    return render(request, "games/lobby.html", {"open_games": open_games, "nav_section": "lobby"})
+    return render(
+        request,
+        "games/lobby.html",
+        {"open_games": open_games, "form": NewGameForm(), "nav_section": "lobby"},
+    )
+
+
+@login_required
+@require_POST
+def create(request: HttpRequest) -> HttpResponse:
+    form = NewGameForm(request.POST)
+    if form.is_valid():
+        try:
+            game = services.create_game(request.user, form.spec())
+        except services.GameError as exc:
+            form.add_error(None, exc.message)
+        else:
+            return redirect(game)
+    open_games = Game.objects.filter(status=Status.OPEN, public=True).order_by("-created")[:50]
+    return render(
+        request,
+        "games/lobby.html",
+        {"open_games": open_games, "form": form, "nav_section": "lobby"},
+        status=400,
+    )
 
 
 @login_required
 @require_GET
 def my_games(request: HttpRequest) -> HttpResponse:
-    seats = (
+    seats = list(
         Seat.objects.filter(user=request.user)
+        .exclude(game__status=Status.ABORTED)
         .select_related("game")
-        .order_by("-to_act", "-game__updated")[:200]
+        .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user")))
+        .order_by("-game__updated")[:200]
     )
-    return render(request, "games/my_games.html", {"seats": seats, "nav_section": "my_games"})
+    invitations = (
+        Invitation.objects.filter(
+            user=request.user, accepted__isnull=True, game__status=Status.OPEN
+        )
+        .select_related("game", "inviter")
+        .order_by("-created")
+    )
+    groups = {
+        "your_turn": [s for s in seats if s.game.is_active and s.to_act],
+        "waiting": [s for s in seats if s.game.is_active and not s.to_act],
+        "open": [s for s in seats if s.game.is_open],
+        "finished": [s for s in seats if s.game.status == Status.FINISHED],
+    }
+    for seat in groups["finished"]:
+        seat.outcome = _outcome(seat)
+    for seat in seats:
+        seat.news = max(0, seat.game.version - seat.seen_version) if seat.seen_version else 0
+    return render(
+        request,
+        "games/my_games.html",
+        {"groups": groups, "invitations": invitations, "nav_section": "my_games"},
+    )
+
+
+def _outcome(seat: Seat) -> str:
+    result = seat.game.result or {}
+    winners = result.get("winners", [])
+    if seat.seat_id in winners:
+        return "Won" if len(winners) == 1 else "Shared win"
+    return "Lost"
+
+
+# --- one game ------------------------------------------------------------------------------------
+
+
+@require_GET
+def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _visible_game(request, game_id, token=request.GET.get("token"))
+    return _render_game(request, game)
+
+
+def _render_game(
+    request: HttpRequest, game: Game, *, error: str = "", status: int = 200
+) -> HttpResponse:
+    seat = services.seat_of(game, request.user)
+    if game.status == Status.OPEN:
+        return render(
+            request,
+            "games/table.html",
+            {
+                "game": game,
+                "seat": seat,
+                "seats": list(game.seats.all()),
+                "error": error,
+                "join_url": request.build_absolute_uri(
+                    reverse("game", args=[game.pk]) + f"?token={game.join_token}"
+                )
+                if seat
+                else None,
+                "token": request.GET.get("token", ""),
+                "robot_choices": _free_robots(game),
+            },
+            status=status,
+        )
+    context = _game_context(request, game, seat)
+    context["error"] = error
+    template = f"games/{game.kind}.html"
+    if request.htmx and not request.htmx.boosted:
+        template += "#game"
+    elif seat is not None and seat.seen_version != game.version:
+        Seat.objects.filter(pk=seat.pk).update(seen_version=game.version)
+    return render(request, template, context, status=status)
+
+
+def _free_robots(game: Game) -> list[tuple[int, str]]:
+    if game.kind != "outofgears":
+        return []
+    from games.outofgears.common import COLOURS
+
+    taken = {r for s in game.seats.all() for r in s.robots}
+    return [(n, COLOURS[n]) for n in range(1, 9) if n not in taken]
+
+
+def _game_context(request: HttpRequest, game: Game, seat: Seat | None) -> dict:
+    eng = engines.engine(game.kind)
+    me = seat.seat_id if seat and seat.position else None
+    view = eng.view(game.state, me)
+    seats = {s.seat_id: s for s in game.seats.all()}
+    names = {sid: s.name for sid, s in seats.items()}
+    legal = eng.legal_actions(game.state, me) if me and game.is_active else []
+    context = {
+        "game": game,
+        "seat": seat,
+        "me": me,
+        "view": view,
+        "names": names,
+        "seats_by_id": seats,
+        "version": game.version,
+        "is_my_turn": bool(legal)
+        or (me is not None and me in engines.seats_to_act(game.kind, game.state)),
+        "nav_section": "my_games",
+    }
+    if game.kind == "geared":
+        context.update(_geared_context(request, game, view, legal, names, me))
+    else:
+        context.update(_oog_context(view, legal, names))
+    return context
+
+
+def _geared_context(request, game: Game, view: dict, legal: list, names: dict, me) -> dict:
+    sel = Selection.parse(request.GET)
+    ui = offer(view, legal, sel)
+    only_discard = ui["only_discard"]
+    hand = []
+    for card in view["hand"]:
+        cid = card["id"]
+        selected = cid in sel.pick or cid == sel.card
+        if card["kind"] == "action" or only_discard:
+            query = Selection(card=None if selected else cid).query()
+        else:
+            pick = [c for c in sel.pick if c != cid] if selected else [*sel.pick, cid]
+            if not selected and cid not in ui["extend"]:
+                pick = [cid]  # a card that cannot join the selection starts a new one
+            query = Selection(pick=pick).query()
+        hand.append(
+            {
+                "card": card,
+                "selected": selected,
+                "tappable": cid in ui["hand_tappable"],
+                "extends": cid in ui["extend"],
+                "query": query,
+            }
+        )
+    part_links = {}
+    for cid in ui["table_tappable"]:
+        if sel.card is None:
+            part_links[cid] = Selection(move=None if sel.move == cid else cid).query()
+    for target, _label, query in ui.get("target_links", []):
+        part_links[target] = query
+    players = []
+    for sid in view["seats"]:
+        p = view["players"][sid]
+        players.append(
+            {
+                "seat": sid,
+                "name": names.get(sid, p["name"]),
+                "is_me": sid == me,
+                "is_turn": sid == view["turn"],
+                "progress": min(100, round(100 * p["score"] / view["target"])),
+                **p,
+            }
+        )
+    if me:  # my own builds first, the others in seat order after
+        players.sort(key=lambda p: not p["is_me"])
+    return {
+        "sel": sel,
+        "ui": ui,
+        "pass_choice": Choice("Pass (your hand is empty)", ui["pass"]) if ui["pass"] else None,
+        "hand": hand,
+        "part_links": part_links,
+        "highlight": {c.build for c in ui["choices"] if c.build is not None},
+        "fragment_url": reverse("game_fragment", args=[game.pk]),
+        "events": [describe_geared(e, names, me) for e in reversed(view["events"])],
+        "players": players,
+        "turn_name": names.get(view["turn"], ""),
+    }
+
+
+def _oog_context(view: dict, legal: list[dict], names: dict) -> dict:
+    story = view.get("last_story") or {}
+    return {
+        "legal": legal,
+        "story": [describe_oog(e, names) for e in story.get("events", [])],
+    }
+
+
+@require_GET
+def game_fragment(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = _visible_game(request, game_id)
+    if game.status == Status.OPEN:
+        return _render_game(request, game)
+    request.htmx = True  # the fragment, even for a plain GET
+    context = _game_context(request, game, services.seat_of(game, request.user))
+    seat = context["seat"]
+    if seat is not None and seat.seen_version != game.version:
+        Seat.objects.filter(pk=seat.pk).update(seen_version=game.version)
+    return render(request, f"games/{game.kind}.html#game", context)
+
+
+@require_GET
+def poll(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The live-update check: one indexed query. 204 if nothing changed since version `v`,
+    200 if the page should refresh, 286 (htmx's "stop polling") once the game is over and seen."""
+    try:
+        seen = int(request.GET.get("v", ""))
+    except ValueError:
+        return HttpResponse("v must be the version the page shows", status=400)
+    row = (
+        Game.objects.filter(pk=game_id)
+        .filter(
+            Q(public=True)
+            | Q(seats__user_id=request.user.pk or 0)
+            | Q(join_token=request.GET.get("t", "-"))
+        )
+        .values_list("version", "status")
+        .first()
+    )
+    if row is None:
+        raise Http404("There is no such game.")
+    version, status = row
+    if version != seen:
+        return HttpResponse(status=200, headers={"X-Game-Version": str(version)})
+    if status in (Status.FINISHED, Status.ABORTED):
+        return HttpResponseStopPolling()
+    return HttpResponse(status=204)
+
+
+def _parse_version(request: HttpRequest) -> int | None:
+    try:
+        return int(request.POST.get("version", ""))
+    except ValueError:
+        return None
+
+
+@login_required
+@require_POST
+def move(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A move (Geared) or a program (Out of Gears): the engine's action as JSON, and the version."""
+    try:
+        raw = request.POST.get("action", "")
+    except RequestDataTooBig:
+        return HttpResponse("That request is too large.", status=400)
+    try:
+        action = json.loads(raw)
+    except (ValueError, TypeError):
+        action = None
+    if action is None and "program" in request.POST:
+        action = _program_from_form(request.POST)
+    try:
+        if action is None:
+            raise services.GameError("That is not an action.")
+        game = services.submit_action(request.user, game_id, _parse_version(request), action)
+    except services.GameError as exc:
+        game = _visible_game(request, game_id)
+        if not request.htmx:
+            messages.error(request, exc.message)
+            return redirect(game)
+        request.GET = request.GET.copy()
+        return _render_game(request, game, error=exc.message, status=exc.status)
+    if not request.htmx:
+        return redirect(game)
+    game = _visible_game(request, game_id)
+    request.GET = request.GET.copy()
+    request.GET.clear()
+    return _render_game(request, game)
+
+
+def _program_from_form(post) -> dict | None:
+    """Out of Gears' program form: robot-N-action / robot-N-number fields, one pair per robot."""
+    programs = []
+    for key in post:
+        if key.startswith("robot-") and key.endswith("-action"):
+            robot = key[len("robot-") : -len("-action")]
+            try:
+                programs.append(
+                    {
+                        "robot": int(robot),
+                        "action": post[key],
+                        "number": int(post.get(f"robot-{robot}-number", "")),
+                    }
+                )
+            except ValueError:
+                return None
+    return {"type": "program", "programs": programs} if programs else None
+
+
+# --- the table before the start ---------------------------------------------------------
+
+
+def _lobby_action(request: HttpRequest, game_id: int, fn, success: str | None = None):
+    try:
+        result = fn()
+    except services.GameError as exc:
+        _error(request, exc)
+        if exc.status == 404:
+            raise Http404(exc.message) from None
+        return redirect("game", game_id)
+    if success:
+        messages.success(request, success)
+    return result
+
+
+@login_required
+@require_POST
+def join(request: HttpRequest, game_id: int) -> HttpResponse:
+    robots = [int(r) for r in request.POST.getlist("robot") if r.isdigit()]
+    token = request.POST.get("token") or None
+    result = _lobby_action(
+        request,
+        game_id,
+        lambda: services.join_game(request.user, game_id, robots=robots, token=token),
+    )
+    return result if isinstance(result, HttpResponse) else redirect("game", game_id)
+
+
+@login_required
+@require_POST
+def leave(request: HttpRequest, game_id: int) -> HttpResponse:
+    result = _lobby_action(
+        request, game_id, lambda: services.leave_game(request.user, game_id), "You left the game."
+    )
+    return result if isinstance(result, HttpResponse) else redirect("my_games")
+
+
+@login_required
+@require_POST
+def start(request: HttpRequest, game_id: int) -> HttpResponse:
+    result = _lobby_action(request, game_id, lambda: services.start_game(request.user, game_id))
+    return result if isinstance(result, HttpResponse) else redirect("game", game_id)
+
+
+@login_required
+@require_POST
+def invite(request: HttpRequest, game_id: int) -> HttpResponse:
+    who = request.POST.get("who", "")[:254]
+    result = _lobby_action(
+        request,
+        game_id,
+        lambda: services.invite(request.user, game_id, who),
+        f"Invitation sent to {who.strip()}.",
+    )
+    return result if isinstance(result, HttpResponse) else redirect("game", game_id)
+
+
+@require_GET
+def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
+    """The link in an invitation e-mail. Not logged in: sign up (or log in) and come back here."""
+    if not Invitation.objects.filter(token=token).exists():
+        raise Http404("This invitation link is not valid.")
+    if not request.user.is_authenticated:
+        messages.info(request, "Sign up or log in to take your seat.")
+        here = reverse("accept_invitation", args=[token])
+        return redirect(f"{reverse('account_signup')}?next={here}")
+    try:
+        game = services.accept_email_invitation(request.user, token)
+    except services.GameError as exc:
+        if exc.status == 404:
+            raise Http404(exc.message) from None
+        _error(request, exc)
+        return redirect("my_games")
+    return redirect(game)
+
+
+@require_GET
+def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Every move of the game as sentences (what this visitor may see)."""
+    game = _visible_game(request, game_id)
+    if game.status == Status.OPEN:
+        return redirect(game)
+    seat = services.seat_of(game, request.user)
+    me = seat.seat_id if seat else None
+    names = {s.seat_id: s.name for s in game.seats.all()}
+    eng = engines.engine(game.kind)
+    if game.kind == "geared":
+        lines = [describe_geared(view_event(e, me), names, me) for e in game.state["events"]]
+        turns = None
+    else:
+        lines = None
+        turns = [
+            {"turn": story["turn"], "lines": [describe_oog(e, names) for e in story["events"]]}
+            for story in eng.view(game.state, me).get("stories", [])
+        ]
+    return render(
+        request,
+        "games/log.html",
+        {"game": game, "lines": lines, "turns": turns, "nav_section": "my_games"},
+    )

@@ -1,0 +1,45 @@
+"""One door to both rules engines, so that services, views and tasks treat the games alike."""
+
+from __future__ import annotations
+
+import random
+from types import ModuleType
+
+from games.geared import bots as geared_bots
+from games.geared import engine as geared
+from games.outofgears import bots as oog_bots
+from games.outofgears import engine as outofgears
+
+ENGINES: dict[str, ModuleType] = {"geared": geared, "outofgears": outofgears}
+BOTS = {"geared": geared_bots.BOTS, "outofgears": oog_bots.BOTS}
+
+# Both engines raise their own IllegalMove; the web layer catches either.
+IllegalMove = (geared.IllegalMove, outofgears.IllegalMove)
+
+
+def engine(kind: str) -> ModuleType:
+    return ENGINES[kind]
+
+
+def seats_to_act(kind: str, state: dict) -> set[str]:
+    """The engine seats that must act now (Geared: one; Out of Gears: who has not programmed)."""
+    if state.get("over"):
+        return set()
+    if kind == "geared":
+        seat = geared.current_seat(state)
+        return {seat} if seat is not None else set()
+    if outofgears.all_programmed(state):
+        return set()
+    return {seat for seat in state["seats"] if seat not in state["programs"]}
+
+
+def bot_action(kind: str, bot: str, state: dict, seat: str, rng_seed: str) -> dict:
+    """A bot's choice, from what the seat may see and do — never the full state."""
+    eng = ENGINES[kind]
+    choose = BOTS[kind][bot]
+    return choose(eng.view(state, seat), eng.legal_actions(state, seat), random.Random(rng_seed))
+
+
+def turn_number(kind: str, state: dict) -> int:
+    """A number that changes whenever a new turn begins (deadlines, reminders, e-mails)."""
+    return int(state["turn_number"] if kind == "geared" else state["turn"])

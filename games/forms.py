@@ -1,0 +1,50 @@
+from django import forms
+
+from games.models import TURN_TIMES, BotKind, Kind
+from games.services import TARGETS, NewGame
+
+
+class NewGameForm(forms.Form):
+    kind = forms.ChoiceField(choices=Kind.choices, initial=Kind.GEARED, label="Game")
+    seat_count = forms.TypedChoiceField(
+        choices=[(n, f"{n} players") for n in range(2, 9)], coerce=int, initial=2, label="Players"
+    )
+    advanced = forms.BooleanField(
+        required=False, label="Advanced mode (Out of Gears, 2–4 players: two robots each)"
+    )
+    target = forms.TypedChoiceField(
+        choices=[(t, f"{t} points") for t in TARGETS],
+        coerce=int,
+        initial=1000,
+        label="Target score (Geared)",
+    )
+    turn_seconds = forms.TypedChoiceField(
+        choices=TURN_TIMES, coerce=int, initial=86400, label="Time per turn"
+    )
+    bots = forms.TypedChoiceField(
+        choices=[(n, "None" if n == 0 else f"{n}") for n in range(0, 8)],
+        coerce=int,
+        initial=0,
+        label="Seats for bots",
+        help_text="Bots fill seats at once; the rest are for people you invite.",
+    )
+    bot_kind = forms.ChoiceField(choices=BotKind.choices, initial=BotKind.GREEDY, label="Bot")
+    public = forms.BooleanField(required=False, label="List in the lobby so anyone can join")
+
+    def clean(self):
+        data = super().clean()
+        if data.get("bots", 0) >= data.get("seat_count", 2):
+            self.add_error("bots", "Leave at least one seat for a person: yours.")
+        return data
+
+    def spec(self) -> NewGame:
+        d = self.cleaned_data
+        return NewGame(
+            kind=d["kind"],
+            seat_count=d["seat_count"],
+            public=d["public"],
+            turn_seconds=d["turn_seconds"],
+            target=d["target"],
+            advanced=d["advanced"] and d["kind"] == Kind.OUTOFGEARS,
+            bots=tuple([d["bot_kind"]] * d["bots"]),
+        )

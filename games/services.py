@@ -1,0 +1,460 @@
+"""The one write path: every change to a game goes through here.
+
+Each function runs in one transaction with the game row locked (`select_for_update`), checks the
+client's version where there is one, calls the engine, appends to the move log, saves with
+`update_fields`, and queues side effects (Celery tasks, e-mails) with `transaction.on_commit`.
+"""
+
+from __future__ import annotations
+
+import logging
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.db import transaction
+from django.db.models import Case, F, Value, When
+from django.utils import timezone
+
+from accounts.models import User
+from games import engines
+from games.models import BotKind, Game, Invitation, Kind, Move, Seat, Status
+
+log = logging.getLogger(__name__)
+
+LIMITS = {Kind.GEARED: (2, 6), Kind.OUTOFGEARS: (2, 8)}
+ADVANCED_LIMITS = (2, 4)
+TARGETS = (300, 500, 1000, 1500, 2000)
+
+
+class GameError(Exception):
+    """A refusal with a sentence for a person and the HTTP status that fits it."""
+
+    status = 400
+
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        if status is not None:
+            self.status = status
+
+
+class NotFound(GameError):
+    status = 404
+
+
+class Forbidden(GameError):
+    status = 403
+
+
+class Conflict(GameError):
+    status = 409
+
+
+# --- reading -----------------------------------------------------------------------------------
+
+
+def locked_game(game_id: int) -> Game:
+    """The game row, locked until the transaction ends. Call inside transaction.atomic()."""
+    try:
+        return Game.objects.select_for_update().get(pk=game_id)
+    except Game.DoesNotExist:
+        raise NotFound("There is no such game.") from None
+
+
+def seat_of(game: Game, user: User | None) -> Seat | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return next((s for s in game.seats.all() if s.user_id == user.pk), None)
+
+
+def check_can_play(user: User) -> None:
+    reason = getattr(user, "suspension_message", None)
+    if reason:
+        raise Forbidden(reason)
+
+
+# --- the lobby: create, join, leave, invite, start ------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NewGame:
+    kind: str
+    seat_count: int
+    public: bool = False
+    turn_seconds: int = 0
+    target: int = 1000
+    advanced: bool = False
+    bots: tuple[str, ...] = ()
+    robots: tuple[int, ...] = ()
+
+
+def create_game(creator: User, spec: NewGame) -> Game:
+    check_can_play(creator)
+    if spec.kind not in LIMITS:
+        raise GameError("Choose Geared or Out of Gears.")
+    low, high = ADVANCED_LIMITS if spec.advanced else LIMITS[spec.kind]
+    if spec.advanced and spec.kind != Kind.OUTOFGEARS:
+        raise GameError("Only Out of Gears has an advanced mode.")
+    if not low <= spec.seat_count <= high:
+        raise GameError(f"This game is for {low} to {high} players.")
+    if len(spec.bots) >= spec.seat_count:
+        raise GameError("Leave at least one seat for a person: yours.")
+    if any(b not in BotKind.values for b in spec.bots):
+        raise GameError("Unknown bot.")
+    if spec.turn_seconds not in {0, 12 * 3600, 86400, 3 * 86400}:
+        raise GameError("Choose a time per turn from the list.")
+    options: dict = {}
+    if spec.kind == Kind.GEARED:
+        if spec.target not in TARGETS:
+            raise GameError("Choose a target score from the list.")
+        options["target"] = spec.target
+    else:
+        options["advanced"] = spec.advanced
+    with transaction.atomic():
+        game = Game.objects.create(
+            kind=spec.kind,
+            seat_count=spec.seat_count,
+            public=spec.public,
+            turn_seconds=spec.turn_seconds,
+            options=options,
+            creator=creator,
+        )
+        Seat.objects.create(game=game, user=creator, robots=_check_robots(game, spec.robots))
+        Seat.objects.bulk_create(Seat(game=game, bot=b) for b in spec.bots)
+    return game
+
+
+def robots_per_seat(game: Game) -> int:
+    return 2 if game.options.get("advanced") else 1
+
+
+def _check_robots(game: Game, robots, taken: set[int] = frozenset()) -> list[int]:
+    """The robots (colours) a joining Out of Gears player asked for; empty means at random."""
+    if game.kind != Kind.OUTOFGEARS or not robots:
+        return []
+    robots = list(robots)
+    if len(robots) != robots_per_seat(game) or len(set(robots)) != len(robots):
+        raise GameError(f"Choose {robots_per_seat(game)} different robot(s), or none.")
+    if any(not isinstance(r, int) or not 1 <= r <= 8 for r in robots):
+        raise GameError("Robots are numbered 1 to 8.")
+    if set(robots) & set(taken):
+        raise Conflict("Another player has already chosen that robot.")
+    return robots
+
+
+def join_game(user: User, game_id: int, *, robots=(), token: str | None = None) -> Game:
+    check_can_play(user)
+    with transaction.atomic():
+        game = locked_game(game_id)
+        seats = list(game.seats.all())
+        if any(s.user_id == user.pk for s in seats):
+            return game  # joining twice (a double click) is harmless
+        invited = game.invitations.filter(user=user, accepted__isnull=True).exists()
+        if not (
+            game.public or invited or (token and secrets.compare_digest(token, game.join_token))
+        ):
+            raise NotFound("There is no such game.")
+        if game.status != Status.OPEN:
+            raise Conflict("This game has already started.")
+        if len(seats) >= game.seat_count:
+            raise Conflict("This game is full.")
+        taken = {r for s in seats for r in s.robots}
+        Seat.objects.create(game=game, user=user, robots=_check_robots(game, robots, taken))
+        game.invitations.filter(user=user, accepted__isnull=True).update(accepted=timezone.now())
+        _touch(game)
+    return game
+
+
+def leave_game(user: User, game_id: int) -> None:
+    with transaction.atomic():
+        game = locked_game(game_id)
+        seat = seat_of(game, user)
+        if seat is None:
+            raise NotFound("You are not in this game.")
+        if game.status != Status.OPEN:
+            raise Conflict("The game has started: resign instead.")
+        if game.creator_id == user.pk:
+            # The creator leaving closes the table: nobody else can start it.
+            game.status = Status.ABORTED
+            game.finished = timezone.now()
+            game.save(update_fields=["status", "finished", "updated"])
+        else:
+            seat.delete()
+        _touch(game)
+
+
+def invite(inviter: User, game_id: int, who: str) -> Invitation:
+    """Invite by username or e-mail address; someone without an account gets a sign-up link."""
+    check_can_play(inviter)
+    who = who.strip()
+    if not who:
+        raise GameError("Type a username or an e-mail address.")
+    with transaction.atomic():
+        game = locked_game(game_id)
+        if seat_of(game, inviter) is None:
+            raise NotFound("There is no such game.")
+        if game.status != Status.OPEN:
+            raise Conflict("This game has already started.")
+        user = User.objects.filter(username__iexact=who).first()
+        if user is None and "@" in who:
+            user = User.objects.filter(email__iexact=who).first()
+        if user is None and "@" not in who:
+            raise GameError(f"There is no player called “{who}”.")
+        if user is not None and seat_of(game, user) is not None:
+            raise Conflict(f"{user.name} is already in this game.")
+        existing = game.invitations.filter(accepted__isnull=True)
+        existing = existing.filter(user=user) if user else existing.filter(email__iexact=who)
+        if existing.exists():
+            raise Conflict("That player is already invited.")
+        if user is None:
+            from django.core.exceptions import ValidationError
+            from django.core.validators import validate_email
+
+            try:
+                validate_email(who)
+            except ValidationError:
+                raise GameError("That is not a valid e-mail address.") from None
+        invitation = Invitation.objects.create(
+            game=game, inviter=inviter, user=user, email="" if user else who
+        )
+        from games import tasks
+
+        transaction.on_commit(lambda: tasks.send_invitation.delay(invitation.pk))
+    return invitation
+
+
+def accept_email_invitation(user: User, token: str) -> Game:
+    """The link in an invitation e-mail: after sign-up or log-in, the user takes the seat."""
+    invitation = Invitation.objects.filter(token=token).select_related("game").first()
+    if invitation is None:
+        raise NotFound("This invitation link is not valid.")
+    if invitation.user_id is None:
+        Invitation.objects.filter(pk=invitation.pk, user__isnull=True).update(user=user)
+    elif invitation.user_id != user.pk:
+        raise NotFound("This invitation is for someone else.")
+    return join_game(user, invitation.game_id, token=invitation.game.join_token)
+
+
+def start_game(user: User, game_id: int) -> Game:
+    check_can_play(user)
+    with transaction.atomic():
+        game = locked_game(game_id)
+        if game.creator_id != user.pk:
+            raise Forbidden("Only the player who created the game can start it.")
+        if game.status != Status.OPEN:
+            raise Conflict("This game has already started.")
+        seats = list(game.seats.select_related("user"))
+        if len(seats) != game.seat_count:
+            raise Conflict(f"Wait until all {game.seat_count} seats are filled.")
+        rng = secrets.SystemRandom()
+        rng.shuffle(seats)  # seat order at random; the engine picks the first player (G4)
+        for position, seat in enumerate(seats, start=1):
+            seat.position = position
+        game.seed = secrets.randbits(62)
+        options = dict(game.options)
+        options["names"] = {seat.seat_id: seat.name for seat in seats}
+        if game.kind == Kind.OUTOFGEARS:
+            options["robots"] = _assign_robots(game, seats, rng)
+            for seat in seats:
+                seat.robots = options["robots"][seat.seat_id]
+        Seat.objects.bulk_update(seats, ["position", "robots"])
+        eng = engines.engine(game.kind)
+        game.state = eng.new_game([s.seat_id for s in seats], seed=game.seed, options=options)
+        game.status = Status.ACTIVE
+        game.started = timezone.now()
+        _after_change(game, new_turn=True)
+        game.save(
+            update_fields=[
+                "seed",
+                "state",
+                "status",
+                "started",
+                "version",
+                "turn",
+                "turn_version",
+                "deadline",
+                "updated",
+            ]
+        )
+        _sync_seats(game)
+        _queue_followups(game)
+    return game
+
+
+def _assign_robots(game: Game, seats: list[Seat], rng) -> dict[str, list[int]]:
+    chosen = {r for s in seats for r in s.robots}
+    free = [r for r in range(1, 9) if r not in chosen]
+    rng.shuffle(free)
+    per = robots_per_seat(game)
+    out = {}
+    for seat in seats:
+        out[seat.seat_id] = (
+            sorted(seat.robots) if seat.robots else sorted(free.pop() for _ in range(per))
+        )
+    return out
+
+
+# --- playing ---------------------------------------------------------------------------------
+
+
+def submit_action(user: User, game_id: int, version: int | None, action: object) -> Game:
+    """A person's move (Geared) or program (Out of Gears), version-checked."""
+    check_can_play(user)
+    with transaction.atomic():
+        game = locked_game(game_id)
+        seat = seat_of(game, user)
+        if seat is None:
+            raise NotFound("There is no such game.")
+        _check_version(game, version)
+        return _apply(game, seat, action, Move.Kind.ACTION)
+
+
+def _check_version(game: Game, version: int | None) -> None:
+    if game.status != Status.ACTIVE:
+        raise Conflict("This game is over." if game.is_over else "This game has not started yet.")
+    if version is None:
+        raise GameError("The form is missing the game's version; reload the page.")
+    # Out of Gears programs are simultaneous: only a new turn makes a page stale.
+    current = game.turn_version if game.kind == Kind.OUTOFGEARS else game.version
+    if version < current or version > game.version:
+        raise Conflict("The game has moved on since this page was loaded; here it is as it is now.")
+
+
+def _apply(game: Game, seat: Seat, action: object, kind: str) -> Game:
+    eng = engines.engine(game.kind)
+    if not isinstance(action, dict):
+        raise GameError("That is not an action.")
+    if game.kind == Kind.GEARED:
+        turn_seat = eng.current_seat(game.state)
+        if turn_seat != seat.seat_id:
+            names = game.state["names"]
+            raise Conflict(f"It is {names.get(turn_seat, 'another player')}'s turn.")
+    elif eng.all_programmed(game.state):
+        raise Conflict("Every program is in; the turn is being resolved.")
+    try:
+        state = eng.apply(game.state, seat.seat_id, action)
+    except engines.IllegalMove as exc:
+        raise GameError(exc.message) from None
+    _record(game, seat, kind, action)
+    old_turn = game.turn
+    game.state = state
+    _after_change(game, new_turn=engines.turn_number(game.kind, state) != old_turn)
+    _save(game)
+    _sync_seats(game)
+    if seat.missed_deadlines and kind == Move.Kind.ACTION and not seat.is_bot:
+        Seat.objects.filter(pk=seat.pk).update(missed_deadlines=0)
+    _queue_followups(game)
+    return game
+
+
+def resolve_turn(game_id: int, turn: int) -> bool:
+    """Out of Gears: run turn `turn` once every program is in. Idempotent: False if no-op."""
+    with transaction.atomic():
+        game = locked_game(game_id)
+        if game.status != Status.ACTIVE or game.kind != Kind.OUTOFGEARS or game.turn != turn:
+            return False
+        eng = engines.engine(game.kind)
+        if not eng.all_programmed(game.state):
+            return False
+        game.state = eng.resolve(game.state)
+        _record(game, None, Move.Kind.RESOLVE, None)
+        _after_change(game, new_turn=True)
+        _save(game)
+        _sync_seats(game)
+        _queue_followups(game)
+    return True
+
+
+def play_bots(game_id: int, *, limit: int = 60) -> int:
+    """Let every bot that must act now act, through the same write path. Returns moves made."""
+    made = 0
+    while made < limit:
+        with transaction.atomic():
+            game = locked_game(game_id)
+            if game.status != Status.ACTIVE:
+                return made
+            to_act = engines.seats_to_act(game.kind, game.state)
+            bot = next((s for s in game.seats.all() if s.is_bot and s.seat_id in to_act), None)
+            if bot is None:
+                return made
+            action = engines.bot_action(
+                game.kind, bot.bot, game.state, bot.seat_id, f"{game.seed}:{game.version}"
+            )
+            _apply(game, bot, action, Move.Kind.ACTION)
+            made += 1
+    # Many bot moves in a row (a game of bots): continue in a fresh task, not in this one.
+    from games import tasks
+
+    transaction.on_commit(lambda: tasks.play_bots.delay(game_id))
+    return made
+
+
+# --- internals -----------------------------------------------------------------------------
+
+
+def _record(game: Game, seat: Seat | None, kind: str, action: dict | None) -> None:
+    game.move_count += 1
+    Move.objects.create(game=game, seq=game.move_count, seat=seat, kind=kind, action=action)
+
+
+def _after_change(game: Game, *, new_turn: bool) -> None:
+    """Bump the version; on a new turn, restart the clock; at the end, record the result."""
+    eng = engines.engine(game.kind)
+    game.version += 1
+    game.turn = engines.turn_number(game.kind, game.state)
+    if new_turn:
+        game.turn_version = game.version
+        game.deadline = (
+            timezone.now() + timedelta(seconds=game.turn_seconds) if game.turn_seconds else None
+        )
+    if eng.is_over(game.state) and game.status == Status.ACTIVE:
+        game.status = Status.FINISHED
+        game.finished = timezone.now()
+        game.result = eng.result(game.state)
+        game.deadline = None
+
+
+def _save(game: Game) -> None:
+    game.save(
+        update_fields=[
+            "state",
+            "version",
+            "move_count",
+            "turn",
+            "turn_version",
+            "deadline",
+            "status",
+            "finished",
+            "result",
+            "updated",
+        ]
+    )
+
+
+def _sync_seats(game: Game) -> None:
+    """Keep Seat.to_act (the "your turn" index) in step with the engine, in one UPDATE."""
+    to_act = engines.seats_to_act(game.kind, game.state) if game.status == Status.ACTIVE else set()
+    positions = [int(s) for s in to_act]
+    Seat.objects.filter(game=game).update(
+        to_act=Case(When(position__in=positions, then=Value(True)), default=Value(False))
+    )
+
+
+def _touch(game: Game) -> None:
+    Game.objects.filter(pk=game.pk).update(version=F("version") + 1, updated=timezone.now())
+
+
+def _queue_followups(game: Game) -> None:
+    """After commit: bots act, a complete Out of Gears turn resolves, players are told."""
+    from games import tasks
+
+    game_id, turn = game.pk, game.turn
+    if game.status != Status.ACTIVE:
+        return
+    if game.kind == Kind.OUTOFGEARS and engines.engine(game.kind).all_programmed(game.state):
+        transaction.on_commit(lambda: tasks.resolve_turn.delay(game_id, turn))
+        return
+    to_act = engines.seats_to_act(game.kind, game.state)
+    if any(s.is_bot and s.seat_id in to_act for s in game.seats.all()):
+        transaction.on_commit(lambda: tasks.play_bots.delay(game_id))
