@@ -3,7 +3,7 @@ plays, Action cards, rearrangements, then discard or pass."""
 
 from __future__ import annotations
 
-from itertools import combinations
+from itertools import combinations, product
 
 from games.geared.builds import common_level
 from games.geared.cards import ACTION, FIRST_WILD, IS_PART, IS_WILD, LEVEL, PART, TYPE_BIT
@@ -77,6 +77,16 @@ def _lowest_copies(hand: list[int]) -> list[int]:
     return out
 
 
+# Restricted growth strings: every way to spread k cards over new builds, labels in order.
+_NEW_PATTERNS = {
+    0: ((),),
+    1: ((0,),),
+    2: ((0, 0), (0, 1)),
+    3: ((0, 0, 0), (0, 0, 1), (0, 1, 0), (0, 1, 1), (0, 1, 2)),
+}
+_NEW = -1
+
+
 def _plays(parts: list[int], infos: list, acts: list[dict]) -> None:
     for size in (1, 2, 3):
         if size > len(parts):
@@ -86,47 +96,48 @@ def _plays(parts: list[int], infos: list, acts: list[dict]) -> None:
             if len(printed) > 1:
                 continue
             has_wild = any(IS_WILD[c] for c in combo)
+            clashes = [
+                (i, j)
+                for i in range(size)
+                for j in range(i + 1, size)
+                if TYPE_BIT[combo[i]] == TYPE_BIT[combo[j]]
+            ]
             for level in printed or ALL_LEVELS:
-                _assign(combo, level, has_wild, infos, acts)
+                _assign(combo, level, has_wild, clashes, infos, acts)
 
 
-def _assign(combo: tuple, level: int, has_wild: bool, infos: list, acts: list[dict]) -> None:
-    """Every destination assignment of `combo`'s cards (all at `level`) with canonical labels."""
-    n = len(combo)
-    masks = {info[0]: info[1] for info in infos}
-    new_masks = [0, 0, 0]
-    dests: list = [None] * n
+def _assign(
+    combo: tuple, level: int, has_wild: bool, clashes: list, infos: list, acts: list[dict]
+) -> None:
+    """Every destination assignment of `combo`'s cards (all at `level`) with canonical labels.
 
-    def rec(i: int, used_new: int) -> None:
-        if i == n:
-            action = {"type": "play", "cards": list(combo), "builds": list(dests)}
+    All cards of a play share one level, so whether a card may join an existing build depends
+    only on that build as it stands; the one interaction is two parts of a type in one build."""
+    candidates = []
+    for c in combo:
+        bit = TYPE_BIT[c]
+        wild = IS_WILD[c]
+        candidates.append(
+            [
+                bid
+                for bid, mask, b_wild, b_level in infos
+                if not mask & bit and (not (wild or b_wild) or b_level == level)
+            ]
+            + [_NEW]
+        )
+    cards = list(combo)
+    for choice in product(*candidates):
+        fresh = [i for i, d in enumerate(choice) if d == _NEW]
+        for pattern in _NEW_PATTERNS[len(fresh)]:
+            dests: list = list(choice)
+            for k, i in enumerate(fresh):
+                dests[i] = NEW_LABELS[pattern[k]]
+            if clashes and any(dests[i] == dests[j] for i, j in clashes):
+                continue
+            action = {"type": "play", "cards": cards[:], "builds": dests}
             if has_wild:
                 action["level"] = level
             acts.append(action)
-            return
-        c = combo[i]
-        bit = TYPE_BIT[c]
-        wild = IS_WILD[c]
-        for bid, _, b_wild, b_level in infos:
-            m = masks[bid]
-            if m & bit:
-                continue
-            if (wild or b_wild) and b_level != level:
-                continue
-            masks[bid] = m | bit
-            dests[i] = bid
-            rec(i + 1, used_new)
-            masks[bid] = m
-        for k in range(min(used_new + 1, 3)):
-            m = new_masks[k]
-            if m & bit:
-                continue
-            new_masks[k] = m | bit
-            dests[i] = NEW_LABELS[k]
-            rec(i + 1, max(used_new, k + 1))
-            new_masks[k] = m
-
-    rec(0, 0)
 
 
 def _action_cards(state: dict, seat: str, hand: list[int], acts: list[dict]) -> None:
