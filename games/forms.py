@@ -1,6 +1,7 @@
 from django import forms
 
 from games.models import TURN_TIMES, BotKind, Kind
+from games.outofgears.common import COLOURS
 from games.services import TARGETS, NewGame
 
 
@@ -29,6 +30,14 @@ class NewGameForm(forms.Form):
         help_text="Bots fill seats at once; the rest are for people you invite.",
     )
     bot_kind = forms.ChoiceField(choices=BotKind.choices, initial=BotKind.GREEDY, label="Bot")
+    robots = forms.TypedMultipleChoiceField(
+        choices=[(n, f"{n} {c}") for n, c in COLOURS.items()],
+        coerce=int,
+        required=False,
+        widget=forms.CheckboxSelectMultiple,
+        label="Your robot (Out of Gears)",
+        help_text="One robot, or two in advanced mode; leave empty for a random one.",
+    )
     public = forms.BooleanField(required=False, label="List in the lobby so anyone can join")
 
     def clean(self):
@@ -47,4 +56,5 @@ class NewGameForm(forms.Form):
             target=d["target"],
             advanced=d["advanced"] and d["kind"] == Kind.OUTOFGEARS,
             bots=tuple([d["bot_kind"]] * d["bots"]),
+            robots=tuple(d["robots"]) if d["kind"] == Kind.OUTOFGEARS else (),
         )

@@ -20,6 +20,7 @@ from games.geared.text import describe as describe_geared
 from games.geared.views import view_event
 from games.geared_ui import Choice, Selection, offer
 from games.models import Game, Invitation, Seat, Status
+from games.outofgears.common import COLOURS
 from games.outofgears.text import describe as describe_oog
 
 SEATS = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position", "pk"))
@@ -171,8 +172,6 @@ def _render_game(
 def _free_robots(game: Game) -> list[tuple[int, str]]:
     if game.kind != "outofgears":
         return []
-    from games.outofgears.common import COLOURS
-
     taken = {r for s in game.seats.all() for r in s.robots}
     return [(n, COLOURS[n]) for n in range(1, 9) if n not in taken]
 
@@ -192,14 +191,15 @@ def _game_context(request: HttpRequest, game: Game, seat: Seat | None) -> dict:
         "names": names,
         "seats_by_id": seats,
         "version": game.version,
-        "is_my_turn": bool(legal)
-        or (me is not None and me in engines.seats_to_act(game.kind, game.state)),
+        "is_my_turn": me is not None and me in engines.seats_to_act(game.kind, game.state),
         "nav_section": "my_games",
     }
     if game.kind == "geared":
         context.update(_geared_context(request, game, view, legal, names, me))
     else:
         context.update(_oog_context(view, legal, names))
+        context["fragment_url"] = reverse("game_fragment", args=[game.pk])
+        context["resolving"] = view["all_programmed"] and not view["over"]
     return context
 
 
@@ -262,11 +262,82 @@ def _geared_context(request, game: Game, view: dict, legal: list, names: dict, m
     }
 
 
+ACTION_LABELS = {"harvest": "Harvest", "attack": "Attack", "trap": "Trap"}
+
+
+def _program_sentence(entry: dict) -> str:
+    action, number, robot = entry["action"], entry["number"], entry["robot"]
+    if action == "attack":
+        return "Defend" if number == robot else f"Attack {COLOURS[number].capitalize()}"
+    return f"{ACTION_LABELS[action]} junkyard {number}"
+
+
 def _oog_context(view: dict, legal: list[dict], names: dict) -> dict:
+    """The Out of Gears page: junkyards in a ring, robots, my program form, the last story."""
+    robot_names = {key: r["player"] for key, r in view["robots"].items()}
+    robots = []
+    for key in sorted(view["robots"], key=int):
+        r = view["robots"][key]
+        robots.append(
+            {
+                "number": int(key),
+                **r,
+                "submitted": view["submitted"].get(r["seat"], False),
+                "mine": int(key) in view["my_robots"],
+            }
+        )
+    yards = []
+    for n in range(1, 9):
+        gears = view["junkyards"].get(str(n))
+        yards.append({"number": n, "in_play": gears is not None, "gears": gears or []})
+    # The program form offers exactly the actions and numbers legal_actions allows, per robot.
+    options: dict[int, dict] = {}
+    for action in legal:
+        for entry in action["programs"]:
+            slot = options.setdefault(entry["robot"], {"actions": [], "numbers": []})
+            if entry["action"] not in slot["actions"]:
+                slot["actions"].append(entry["action"])
+            if entry["number"] not in slot["numbers"]:
+                slot["numbers"].append(entry["number"])
+    current = {e["robot"]: e for e in (view.get("my_program") or [])}
+    form = [
+        {
+            "robot": r,
+            "name": COLOURS[r].capitalize(),
+            "colour": COLOURS[r],
+            "actions": [
+                (a, ACTION_LABELS[a])
+                for a in sorted(opts["actions"], key=list(ACTION_LABELS).index)
+            ],
+            "numbers": [(n, COLOURS[n]) for n in sorted(opts["numbers"])],
+            "current": current.get(r),
+        }
+        for r, opts in sorted(options.items())
+    ]
     story = view.get("last_story") or {}
+    waiting_for = [names.get(s, s) for s, done in view["submitted"].items() if not done]
     return {
         "legal": legal,
-        "story": [describe_oog(e, names) for e in story.get("events", [])],
+        "robots": robots,
+        "yards": yards,
+        "program_form": form,
+        "my_program": [
+            {**e, "sentence": _program_sentence(e), "colour": COLOURS[e["robot"]]}
+            for e in (view.get("my_program") or [])
+        ],
+        "waiting_for": waiting_for,
+        "story_turn": story.get("turn"),
+        "story_programs": [
+            {
+                **e,
+                "sentence": _program_sentence(e),
+                "colour": COLOURS[e["robot"]],
+                "player": names.get(e["seat"], ""),
+            }
+            for e in story.get("programs", [])
+        ],
+        "story": [describe_oog(e, robot_names) for e in story.get("events", [])],
+        "ranking": sorted(robots, key=lambda r: -r["points"]),
     }
 
 
@@ -462,9 +533,18 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
         turns = None
     else:
         lines = None
+        view = eng.view(game.state, me)
+        robot_names = {key: r["player"] for key, r in view["robots"].items()}
         turns = [
-            {"turn": story["turn"], "lines": [describe_oog(e, names) for e in story["events"]]}
-            for story in eng.view(game.state, me).get("stories", [])
+            {
+                "turn": story["turn"],
+                "programs": [
+                    f"{COLOURS[p['robot']].capitalize()}: {_program_sentence(p)}"
+                    for p in story["programs"]
+                ],
+                "lines": [describe_oog(e, robot_names) for e in story["events"]],
+            }
+            for story in reversed(view["story"])
         ]
     return render(
         request,
