@@ -184,7 +184,7 @@ def resolve(state: dict) -> dict:
     turn = state["turn"]
     reason = None
     if not reserve and any(not yards[n] for n in in_play):
-        reason = "reserve"
+        reason = "reserve_empty"
     elif turn >= state["max_turns"]:
         reason = "max_turns"
     if reason is not None:
@@ -212,5 +212,5 @@ def resolve(state: dict) -> dict:
     else:
         new["turn"] = turn + 1
     new["rng"] = rng.state()
-    new["story"] = state["story"] + [{"turn": turn, "programs": revealed, "events": events}]
+    new["story"] = state["story"] + [{"turn": turn, "revealed": revealed, "events": events}]
     return new

@@ -22,7 +22,9 @@ def _gears(count: int) -> str:
 
 
 def _stayed(stayed: list[str], place: str) -> str:
-    return f"; {len(stayed)} stayed {place}" if stayed else ""
+    if not stayed:
+        return ""
+    return f"; {len(stayed)} stayed {place}" if place else f"; {len(stayed)} stayed"
 
 
 def _sharing(verb: str, who: list[int], took: dict, stayed: list[str], place: str, names) -> str:

@@ -52,7 +52,7 @@ def test_o14_o15_reserve_running_out_mid_way_then_the_end(oog):
     [event] = oog.events(state, "explore")
     assert event["laid"] == {"1": "blue", "2": "green"} and event["missed"] == [3]
     assert state["junkyards"]["3"] == [] and state["reserve"] == []
-    assert state["over"] and oog.events(state, "end")[0]["reason"] == "reserve"
+    assert state["over"] and oog.events(state, "end")[0]["reason"] == "reserve_empty"
 
 
 def test_o15_reserve_empty_but_no_junkyard_empty_goes_on(oog):
