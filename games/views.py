@@ -334,7 +334,7 @@ def _oog_context(view: dict, legal: list[dict], names: dict) -> dict:
                 "colour": COLOURS[e["robot"]],
                 "player": names.get(e["seat"], ""),
             }
-            for e in story.get("programs", [])
+            for e in story.get("revealed", [])
         ],
         "story": [describe_oog(e, robot_names) for e in story.get("events", [])],
         "ranking": sorted(robots, key=lambda r: -r["points"]),
@@ -540,7 +540,7 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
                 "turn": story["turn"],
                 "programs": [
                     f"{COLOURS[p['robot']].capitalize()}: {_program_sentence(p)}"
-                    for p in story["programs"]
+                    for p in story["revealed"]
                 ],
                 "lines": [describe_oog(e, robot_names) for e in story["events"]],
             }
