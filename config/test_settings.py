@@ -21,3 +21,8 @@ CELERY_BROKER_URL = os.environ.get("CELERY_TEST_BROKER_URL", "redis://127.0.0.1:
 # Serve static files from the source folders (no collectstatic before tests or live_server).
 WHITENOISE_USE_FINDERS = True
 WHITENOISE_AUTOREFRESH = True
+# One test database per pytest process, so that two runs on one machine never drop each
+# other's database (pytest-django creates it at the start and drops it at the end).
+DATABASES["default"].setdefault("TEST", {})["NAME"] = (  # noqa: F405
+    f"test_{DATABASES['default']['NAME']}_{os.getpid()}"  # noqa: F405
+)
