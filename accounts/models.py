@@ -6,6 +6,7 @@ import zoneinfo
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils import timezone
 
 TIME_ZONES = sorted(zoneinfo.available_timezones() - {"Factory", "localtime"})
 
@@ -27,6 +28,31 @@ class User(AbstractUser):
         default=True,
         help_text="Once, when most of the time for a turn is gone.",
     )
+
+    suspended = models.BooleanField(default=False)
+    suspended_until = models.DateTimeField(
+        null=True, blank=True, help_text="Empty: until a moderator lifts it."
+    )
+    suspension_reason = models.CharField(max_length=500, blank=True)
+
+    @property
+    def is_suspended(self) -> bool:
+        if not self.suspended:
+            return False
+        return self.suspended_until is None or self.suspended_until > timezone.now()
+
+    @property
+    def suspension_message(self) -> str:
+        """Why this player may not act now (empty when they may)."""
+        if not self.is_suspended:
+            return ""
+        until = (
+            f" until {timezone.localtime(self.suspended_until):%d %b %Y %H:%M}"
+            if self.suspended_until
+            else ""
+        )
+        reason = f": {self.suspension_reason}" if self.suspension_reason else ""
+        return f"Your account is suspended{until}{reason}. You can read, but not play or chat."
 
     @property
     def name(self) -> str:

@@ -4,4 +4,5 @@ from accounts import views
 
 urlpatterns = [
     path("profile/", views.profile, name="profile"),
+    path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
 ]

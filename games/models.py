@@ -207,3 +207,47 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"Invitation to {self.game} for {self.user or self.email}"
+
+
+class Notification(models.Model):
+    """One e-mail to one player: the unique key makes sending idempotent (at most one "your
+    turn" per player, game and turn), and the row records delivery for the dashboard."""
+
+    class Kind(models.TextChoices):
+        YOUR_TURN = "your_turn", "Your turn (Geared)"
+        TURN_RESOLVED = "turn_resolved", "Turn resolved (Out of Gears)"
+        GAME_OVER = "game_over", "Game over"
+        REMINDER = "reminder", "Deadline reminder"
+        REPLACED = "replaced", "You were replaced by a bot"
+        PLAYER_REPLACED = "player_replaced", "A player was replaced"
+        ABORTED = "aborted", "Game aborted"
+
+    class State(models.TextChoices):
+        PENDING = "pending", "Pending"
+        SENT = "sent", "Sent"
+        FAILED = "failed", "Failed after retries"
+
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="notifications")
+    turn = models.PositiveIntegerField(default=0)
+    # For "a player was replaced": which seat; 0 otherwise (part of the unique key).
+    about = models.PositiveIntegerField(default=0)
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    error = models.TextField(blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    sent = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["kind", "user", "game", "turn", "about"], name="notification_once"
+            )
+        ]
+        indexes = [models.Index(fields=["state", "created"], name="notification_state_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} to {self.user} ({self.game}, turn {self.turn})"

@@ -278,7 +278,7 @@ def start_game(user: User, game_id: int) -> Game:
             ]
         )
         _sync_seats(game)
-        _queue_followups(game)
+        _queue_followups(game, mover=next(s for s in seats if s.user_id == user.pk), new_turn=True)
     return game
 
 
@@ -339,12 +339,14 @@ def _apply(game: Game, seat: Seat, action: object, kind: str) -> Game:
     _record(game, seat, kind, action)
     old_turn = game.turn
     game.state = state
-    _after_change(game, new_turn=engines.turn_number(game.kind, state) != old_turn)
+    new_turn = engines.turn_number(game.kind, state) != old_turn
+    _after_change(game, new_turn=new_turn)
     _save(game)
     _sync_seats(game)
     if seat.missed_deadlines and kind == Move.Kind.ACTION and not seat.is_bot:
+        seat.missed_deadlines = 0  # "in a row": a move of one's own resets the count
         Seat.objects.filter(pk=seat.pk).update(missed_deadlines=0)
-    _queue_followups(game)
+    _queue_followups(game, mover=seat, new_turn=new_turn)
     return game
 
 
@@ -362,7 +364,7 @@ def resolve_turn(game_id: int, turn: int) -> bool:
         _after_change(game, new_turn=True)
         _save(game)
         _sync_seats(game)
-        _queue_followups(game)
+        _queue_followups(game, resolved=True)
     return True
 
 
@@ -445,16 +447,158 @@ def _touch(game: Game) -> None:
     Game.objects.filter(pk=game.pk).update(version=F("version") + 1, updated=timezone.now())
 
 
-def _queue_followups(game: Game) -> None:
+def _queue_followups(
+    game: Game, *, mover: Seat | None = None, new_turn: bool = False, resolved: bool = False
+) -> None:
     """After commit: bots act, a complete Out of Gears turn resolves, players are told."""
-    from games import tasks
+    from games import notifications, tasks
 
+    Note = notifications.Kind
     game_id, turn = game.pk, game.turn
+    if game.status == Status.FINISHED:
+        humans = notifications.human_seats(game, exclude=mover)
+        notifications.queue(game, Note.GAME_OVER, humans, turn=turn)
+        return
     if game.status != Status.ACTIVE:
         return
     if game.kind == Kind.OUTOFGEARS and engines.engine(game.kind).all_programmed(game.state):
         transaction.on_commit(lambda: tasks.resolve_turn.delay(game_id, turn))
         return
+    seats = list(game.seats.select_related("user"))
     to_act = engines.seats_to_act(game.kind, game.state)
-    if any(s.is_bot and s.seat_id in to_act for s in game.seats.all()):
+    if any(s.is_bot and s.seat_id in to_act for s in seats):
         transaction.on_commit(lambda: tasks.play_bots.delay(game_id))
+    if resolved:
+        humans = [s for s in seats if s.user_id and not s.bot]
+        notifications.queue(game, Note.TURN_RESOLVED, humans, turn=turn)
+    elif new_turn:
+        waiting = [
+            s
+            for s in seats
+            if s.seat_id in to_act
+            and s.user_id
+            and not s.bot
+            and (mover is None or s.pk != mover.pk)
+        ]
+        notifications.queue(game, Note.YOUR_TURN, waiting, turn=turn)
+
+
+# --- deadlines, reminders, resigning ---------------------------------------------------------
+
+
+def expire_turn(game_id: int, turn: int, *, now=None) -> bool:
+    """The deadline of turn `turn` has passed: act for every absent seat through the same write
+    path (Geared: the greedy bot plays; Out of Gears: O19's default programs), count the miss,
+    and after `replace_after` misses in a row put a bot in the seat. Idempotent."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = locked_game(game_id)
+        if (
+            game.status != Status.ACTIVE
+            or game.turn != turn
+            or game.deadline is None
+            or game.deadline > now
+        ):
+            return False
+        eng = engines.engine(game.kind)
+        seats = {s.seat_id: s for s in game.seats.select_related("user")}
+        if game.kind == Kind.GEARED:
+            absent = [seats[sid] for sid in engines.seats_to_act(game.kind, game.state)]
+        else:
+            absent = [seats[sid] for sid in eng.timeout_actions(game.state)]
+        for seat in absent:
+            if game.kind == Kind.GEARED:
+                # The absent player's whole turn: the greedy bot may rearrange first, then plays.
+                while game.status == Status.ACTIVE and eng.current_seat(game.state) == seat.seat_id:
+                    action = engines.bot_action(
+                        game.kind, "greedy", game.state, seat.seat_id, f"{game.seed}:{game.version}"
+                    )
+                    _apply(game, seat, action, Move.Kind.TIMEOUT)
+            else:
+                action = eng.timeout_actions(game.state).get(seat.seat_id)
+                if action is not None:
+                    _apply(game, seat, action, Move.Kind.TIMEOUT)
+            if not seat.is_bot:
+                seat.missed_deadlines += 1
+                Seat.objects.filter(pk=seat.pk).update(missed_deadlines=seat.missed_deadlines)
+                if seat.missed_deadlines >= game.options.get("replace_after", 3):
+                    _replace_with_bot(game, seat, missed=True)
+    return True
+
+
+def resign(user: User, game_id: int) -> Game:
+    """A player leaves an active game: a greedy bot takes the seat and the game goes on."""
+    with transaction.atomic():
+        game = locked_game(game_id)
+        seat = seat_of(game, user)
+        if seat is None:
+            raise NotFound("There is no such game.")
+        if game.status != Status.ACTIVE:
+            raise Conflict("Only a game in play can be resigned from.")
+        _replace_with_bot(game, seat, missed=False)
+    return game
+
+
+def _replace_with_bot(game: Game, seat: Seat, *, missed: bool) -> None:
+    from games import notifications
+
+    user = seat.user
+    seat.bot, seat.replaced_user, seat.user = "greedy", user, None
+    seat.save(update_fields=["bot", "replaced_user", "user"])
+    game.version += 1
+    game.save(update_fields=["version", "updated"])
+    if missed:
+        seat.user = user  # only to address the e-mail; the seat row no longer names them
+        notifications.queue(game, notifications.Kind.REPLACED, [seat], turn=game.turn)
+        seat.user = None
+    others = notifications.human_seats(game, exclude=seat)
+    notifications.queue(
+        game, notifications.Kind.PLAYER_REPLACED, others, turn=game.turn, about=seat.position
+    )
+    _sync_seats(game)
+    _queue_followups(game)
+
+
+def remind(game_id: int, turn: int, *, now=None) -> int:
+    """Once per turn, when about 80% of the time is gone, remind those who have not played."""
+    from games import notifications
+
+    now = now or timezone.now()
+    with transaction.atomic():
+        game = locked_game(game_id)
+        if (
+            game.status != Status.ACTIVE
+            or game.turn != turn
+            or not game.deadline
+            or not game.turn_seconds
+            or game.reminded_turn == turn
+            or now < game.deadline - timedelta(seconds=game.turn_seconds * 0.2)
+        ):
+            return 0
+        game.reminded_turn = turn
+        game.save(update_fields=["reminded_turn", "updated"])
+        waiting = [
+            s for s in game.seats.select_related("user") if s.to_act and s.user_id and not s.bot
+        ]
+        return len(notifications.queue(game, notifications.Kind.REMINDER, waiting, turn=turn))
+
+
+def due_deadlines(now=None) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
+    """(game, turn) pairs whose deadline has passed, and those due a reminder (indexed)."""
+    now = now or timezone.now()
+    active = Game.objects.filter(status=Status.ACTIVE, deadline__isnull=False)
+    expired = list(active.filter(deadline__lte=now).values_list("pk", "turn")[:500])
+    # The reminder is due once 80% of the turn's time is gone: deadline - 20% of it <= now.
+    # turn_seconds takes three values, so one indexed range query per value.
+    to_remind: list[tuple[int, int]] = []
+    for seconds in (12 * 3600, 86400, 3 * 86400):
+        to_remind += list(
+            active.filter(
+                turn_seconds=seconds,
+                deadline__gt=now,
+                deadline__lte=now + timedelta(seconds=seconds * 0.2),
+            )
+            .exclude(reminded_turn=F("turn"))
+            .values_list("pk", "turn")[:500]
+        )
+    return expired, to_remind

@@ -15,5 +15,6 @@ urlpatterns = [
     path("games/<int:game_id>/leave/", views.leave, name="game_leave"),
     path("games/<int:game_id>/start/", views.start, name="game_start"),
     path("games/<int:game_id>/invite/", views.invite, name="game_invite"),
+    path("games/<int:game_id>/resign/", views.resign, name="game_resign"),
     path("invitations/<str:token>/", views.accept_invitation, name="accept_invitation"),
 ]

@@ -499,6 +499,18 @@ def invite(request: HttpRequest, game_id: int) -> HttpResponse:
     return result if isinstance(result, HttpResponse) else redirect("game", game_id)
 
 
+@login_required
+@require_POST
+def resign(request: HttpRequest, game_id: int) -> HttpResponse:
+    result = _lobby_action(
+        request,
+        game_id,
+        lambda: services.resign(request.user, game_id),
+        "You resigned; a bot plays your seat from now on.",
+    )
+    return result if isinstance(result, HttpResponse) else redirect("game", game_id)
+
+
 @require_GET
 def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
     """The link in an invitation e-mail. Not logged in: sign up (or log in) and come back here."""

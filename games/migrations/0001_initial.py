@@ -7,7 +7,6 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     initial = True
 
     dependencies = [
@@ -16,106 +15,271 @@ class Migration(migrations.Migration):
 
     operations = [
         migrations.CreateModel(
-            name='Game',
+            name="Game",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('kind', models.CharField(choices=[('geared', 'Geared: Build Your Bike'), ('outofgears', 'Out of Gears')], max_length=16)),
-                ('status', models.CharField(choices=[('open', 'Waiting for players'), ('active', 'In play'), ('finished', 'Finished'), ('aborted', 'Aborted')], default='open', max_length=16)),
-                ('options', models.JSONField(blank=True, default=dict)),
-                ('seat_count', models.PositiveSmallIntegerField()),
-                ('public', models.BooleanField(default=False, help_text='Listed in the lobby for anyone to join.')),
-                ('join_token', models.CharField(default=games.models.new_token, max_length=32, unique=True)),
-                ('state', models.JSONField(blank=True, null=True)),
-                ('seed', models.BigIntegerField(blank=True, null=True)),
-                ('version', models.PositiveIntegerField(default=0)),
-                ('move_count', models.PositiveIntegerField(default=0)),
-                ('turn', models.PositiveIntegerField(default=0)),
-                ('turn_version', models.PositiveIntegerField(default=0)),
-                ('turn_seconds', models.PositiveIntegerField(choices=[(0, 'No time limit'), (43200, '12 hours'), (86400, '1 day'), (259200, '3 days')], default=0)),
-                ('deadline', models.DateTimeField(blank=True, null=True)),
-                ('reminded_turn', models.PositiveIntegerField(default=0)),
-                ('result', models.JSONField(blank=True, null=True)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('updated', models.DateTimeField(auto_now=True)),
-                ('started', models.DateTimeField(blank=True, null=True)),
-                ('finished', models.DateTimeField(blank=True, null=True)),
-                ('creator', models.ForeignKey(on_delete=django.db.models.deletion.PROTECT, related_name='created_games', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("geared", "Geared: Build Your Bike"),
+                            ("outofgears", "Out of Gears"),
+                        ],
+                        max_length=16,
+                    ),
+                ),
+                (
+                    "status",
+                    models.CharField(
+                        choices=[
+                            ("open", "Waiting for players"),
+                            ("active", "In play"),
+                            ("finished", "Finished"),
+                            ("aborted", "Aborted"),
+                        ],
+                        default="open",
+                        max_length=16,
+                    ),
+                ),
+                ("options", models.JSONField(blank=True, default=dict)),
+                ("seat_count", models.PositiveSmallIntegerField()),
+                (
+                    "public",
+                    models.BooleanField(
+                        default=False, help_text="Listed in the lobby for anyone to join."
+                    ),
+                ),
+                (
+                    "join_token",
+                    models.CharField(default=games.models.new_token, max_length=32, unique=True),
+                ),
+                ("state", models.JSONField(blank=True, null=True)),
+                ("seed", models.BigIntegerField(blank=True, null=True)),
+                ("version", models.PositiveIntegerField(default=0)),
+                ("move_count", models.PositiveIntegerField(default=0)),
+                ("turn", models.PositiveIntegerField(default=0)),
+                ("turn_version", models.PositiveIntegerField(default=0)),
+                (
+                    "turn_seconds",
+                    models.PositiveIntegerField(
+                        choices=[
+                            (0, "No time limit"),
+                            (43200, "12 hours"),
+                            (86400, "1 day"),
+                            (259200, "3 days"),
+                        ],
+                        default=0,
+                    ),
+                ),
+                ("deadline", models.DateTimeField(blank=True, null=True)),
+                ("reminded_turn", models.PositiveIntegerField(default=0)),
+                ("result", models.JSONField(blank=True, null=True)),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                ("updated", models.DateTimeField(auto_now=True)),
+                ("started", models.DateTimeField(blank=True, null=True)),
+                ("finished", models.DateTimeField(blank=True, null=True)),
+                (
+                    "creator",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="created_games",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Invitation',
+            name="Invitation",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('email', models.EmailField(blank=True, max_length=254)),
-                ('token', models.CharField(default=games.models.new_token, max_length=32, unique=True)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('accepted', models.DateTimeField(blank=True, null=True)),
-                ('sent', models.DateTimeField(blank=True, null=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='invitations', to='games.game')),
-                ('inviter', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.CASCADE, related_name='invitations', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("email", models.EmailField(blank=True, max_length=254)),
+                (
+                    "token",
+                    models.CharField(default=games.models.new_token, max_length=32, unique=True),
+                ),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                ("accepted", models.DateTimeField(blank=True, null=True)),
+                ("sent", models.DateTimeField(blank=True, null=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="invitations",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "inviter",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="invitations",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
         ),
         migrations.CreateModel(
-            name='Seat',
+            name="Seat",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('bot', models.CharField(blank=True, choices=[('random', 'Random bot'), ('greedy', 'Greedy bot')], max_length=16)),
-                ('position', models.PositiveSmallIntegerField(blank=True, null=True)),
-                ('robots', models.JSONField(blank=True, default=list)),
-                ('to_act', models.BooleanField(default=False)),
-                ('missed_deadlines', models.PositiveSmallIntegerField(default=0)),
-                ('seen_version', models.PositiveIntegerField(default=0)),
-                ('joined', models.DateTimeField(auto_now_add=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='seats', to='games.game')),
-                ('replaced_user', models.ForeignKey(blank=True, help_text='The player this bot replaced.', null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='+', to=settings.AUTH_USER_MODEL)),
-                ('user', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.SET_NULL, related_name='seats', to=settings.AUTH_USER_MODEL)),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                (
+                    "bot",
+                    models.CharField(
+                        blank=True,
+                        choices=[("random", "Random bot"), ("greedy", "Greedy bot")],
+                        max_length=16,
+                    ),
+                ),
+                ("position", models.PositiveSmallIntegerField(blank=True, null=True)),
+                ("robots", models.JSONField(blank=True, default=list)),
+                ("to_act", models.BooleanField(default=False)),
+                ("missed_deadlines", models.PositiveSmallIntegerField(default=0)),
+                ("seen_version", models.PositiveIntegerField(default=0)),
+                ("joined", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="seats",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "replaced_user",
+                    models.ForeignKey(
+                        blank=True,
+                        help_text="The player this bot replaced.",
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="+",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
+                (
+                    "user",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.SET_NULL,
+                        related_name="seats",
+                        to=settings.AUTH_USER_MODEL,
+                    ),
+                ),
             ],
             options={
-                'ordering': ['position', 'joined', 'pk'],
+                "ordering": ["position", "joined", "pk"],
             },
         ),
         migrations.CreateModel(
-            name='Move',
+            name="Move",
             fields=[
-                ('id', models.BigAutoField(auto_created=True, primary_key=True, serialize=False, verbose_name='ID')),
-                ('seq', models.PositiveIntegerField()),
-                ('kind', models.CharField(choices=[('action', 'Action'), ('resolve', 'Turn resolved'), ('timeout', 'Played at the deadline')], default='action', max_length=16)),
-                ('action', models.JSONField(blank=True, null=True)),
-                ('created', models.DateTimeField(auto_now_add=True)),
-                ('game', models.ForeignKey(on_delete=django.db.models.deletion.CASCADE, related_name='moves', to='games.game')),
-                ('seat', models.ForeignKey(blank=True, null=True, on_delete=django.db.models.deletion.PROTECT, related_name='+', to='games.seat')),
+                (
+                    "id",
+                    models.BigAutoField(
+                        auto_created=True, primary_key=True, serialize=False, verbose_name="ID"
+                    ),
+                ),
+                ("seq", models.PositiveIntegerField()),
+                (
+                    "kind",
+                    models.CharField(
+                        choices=[
+                            ("action", "Action"),
+                            ("resolve", "Turn resolved"),
+                            ("timeout", "Played at the deadline"),
+                        ],
+                        default="action",
+                        max_length=16,
+                    ),
+                ),
+                ("action", models.JSONField(blank=True, null=True)),
+                ("created", models.DateTimeField(auto_now_add=True)),
+                (
+                    "game",
+                    models.ForeignKey(
+                        on_delete=django.db.models.deletion.CASCADE,
+                        related_name="moves",
+                        to="games.game",
+                    ),
+                ),
+                (
+                    "seat",
+                    models.ForeignKey(
+                        blank=True,
+                        null=True,
+                        on_delete=django.db.models.deletion.PROTECT,
+                        related_name="+",
+                        to="games.seat",
+                    ),
+                ),
             ],
             options={
-                'ordering': ['game', 'seq'],
+                "ordering": ["game", "seq"],
             },
         ),
         migrations.AddIndex(
-            model_name='game',
-            index=models.Index(fields=['status', 'public', '-created'], name='game_lobby_idx'),
+            model_name="game",
+            index=models.Index(fields=["status", "public", "-created"], name="game_lobby_idx"),
         ),
         migrations.AddIndex(
-            model_name='game',
-            index=models.Index(condition=models.Q(('deadline__isnull', False), ('status', 'active')), fields=['deadline'], name='game_deadline_idx'),
+            model_name="game",
+            index=models.Index(
+                condition=models.Q(("deadline__isnull", False), ("status", "active")),
+                fields=["deadline"],
+                name="game_deadline_idx",
+            ),
         ),
         migrations.AddIndex(
-            model_name='invitation',
-            index=models.Index(fields=['user', 'accepted'], name='invitation_user_idx'),
+            model_name="invitation",
+            index=models.Index(fields=["user", "accepted"], name="invitation_user_idx"),
         ),
         migrations.AddIndex(
-            model_name='seat',
-            index=models.Index(fields=['user', 'to_act'], name='seat_user_turn_idx'),
+            model_name="seat",
+            index=models.Index(fields=["user", "to_act"], name="seat_user_turn_idx"),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(condition=models.Q(('user__isnull', False)), fields=('game', 'user'), name='seat_one_per_user'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("user__isnull", False)),
+                fields=("game", "user"),
+                name="seat_one_per_user",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='seat',
-            constraint=models.UniqueConstraint(condition=models.Q(('position__isnull', False)), fields=('game', 'position'), name='seat_unique_position'),
+            model_name="seat",
+            constraint=models.UniqueConstraint(
+                condition=models.Q(("position__isnull", False)),
+                fields=("game", "position"),
+                name="seat_unique_position",
+            ),
         ),
         migrations.AddConstraint(
-            model_name='move',
-            constraint=models.UniqueConstraint(fields=('game', 'seq'), name='move_unique_seq'),
+            model_name="move",
+            constraint=models.UniqueConstraint(fields=("game", "seq"), name="move_unique_seq"),
         ),
     ]
