@@ -4,14 +4,14 @@ real Celery worker for the tests that need one."""
 from __future__ import annotations
 
 import pytest
-from allauth.account.models import EmailAddress
 
-from config.celery import app as geartable_celery_app
 
 PASSWORD = "correct-horse-battery-staple"
 
 
 def make_user(django_user_model, username: str, **extra):
+    from allauth.account.models import EmailAddress  # lazily: engine tests run without Django
+
     user = django_user_model.objects.create_user(
         username=username, email=f"{username}@example.com", password=PASSWORD, **extra
     )
@@ -51,7 +51,7 @@ def celery_worker(settings):
     connections it finds when the worker starts. Tasks stop running eagerly for the test."""
     from celery.contrib.testing.worker import start_worker
 
-    app = geartable_celery_app
+    from config.celery import app
     app.conf.task_always_eager = False
     settings.CELERY_TASK_ALWAYS_EAGER = False
     try:
