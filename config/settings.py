@@ -36,7 +36,7 @@ if not SITE_URL.startswith(("http://", "https://")):
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [SITE_URL])
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    "config.apps.GeartableAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",

@@ -1,38 +1,346 @@
-from django.contrib import admin
+"""Moderation in Django's admin: games, the report queue, e-mails and the audit record.
 
-from games.models import Game, Invitation, Move, Seat
+Every action that changes a game or a player goes through games.moderation, which records who
+did what, when and why (ModerationAction), and through the same locked write path as play.
+"""
+
+from __future__ import annotations
+
+import json
+
+from django import forms
+from django.contrib import admin, messages
+from django.core.exceptions import PermissionDenied
+from django.shortcuts import get_object_or_404, redirect
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils import timezone
+from django.utils.html import format_html, format_html_join
+
+from config.admin import STUCK_AFTER
+from games import engines, moderation, services
+from games.models import (
+    ChatMessage,
+    Game,
+    Invitation,
+    ModerationAction,
+    Move,
+    Notification,
+    Report,
+    Seat,
+    Status,
+)
+
+
+class StuckFilter(admin.SimpleListFilter):
+    title = "stuck"
+    parameter_name = "stuck"
+
+    def lookups(self, request, model_admin):
+        return [("yes", "Every program in, unresolved > 1 min")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.filter(
+                status=Status.ACTIVE, all_in_since__lt=timezone.now() - STUCK_AFTER
+            )
+        return queryset
+
+
+class DeadlineFilter(admin.SimpleListFilter):
+    title = "deadline"
+    parameter_name = "deadline"
+
+    def lookups(self, request, model_admin):
+        return [("running", "Waiting on a deadline"), ("overdue", "Past its deadline")]
+
+    def queryset(self, request, queryset):
+        active = queryset.filter(status=Status.ACTIVE, deadline__isnull=False)
+        if self.value() == "running":
+            return active
+        if self.value() == "overdue":
+            return active.filter(deadline__lt=timezone.now())
+        return queryset
 
 
 class SeatInline(admin.TabularInline):
     model = Seat
     extra = 0
-    fields = ["position", "user", "bot", "robots", "to_act", "missed_deadlines"]
-    raw_id_fields = ["user"]
+    fields = ["position", "user", "bot", "replaced_user", "robots", "to_act", "missed_deadlines"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class MoveInline(admin.TabularInline):
+    model = Move
+    extra = 0
+    fields = ["seq", "seat", "kind", "action", "created"]
+    readonly_fields = fields
+    can_delete = False
+    ordering = ["-seq"]
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class ChatInline(admin.TabularInline):
+    model = ChatMessage
+    extra = 0
+    fields = ["created", "author", "text", "hidden"]
+    readonly_fields = fields
+    can_delete = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+
+class ModerateForm(forms.Form):
+    ACTIONS = [
+        ("abort", "Abort the game (players are told)"),
+        ("extend", "Extend the current deadline"),
+        ("replace", "Replace a seat with a bot"),
+        ("resolve", "Resolve a stuck Out of Gears turn again"),
+    ]
+    action = forms.ChoiceField(choices=ACTIONS)
+    seat = forms.ModelChoiceField(queryset=Seat.objects.none(), required=False)
+    hours = forms.IntegerField(min_value=1, max_value=24 * 14, initial=24, required=False)
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=2000)
+
+    def __init__(self, *args, game: Game, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["seat"].queryset = game.seats.filter(user__isnull=False)
 
 
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
-    list_display = [
-        "id",
+    list_display = ["id", "kind", "status", "players", "turn", "deadline", "created", "updated"]
+    list_filter = ["kind", "status", StuckFilter, DeadlineFilter, "created", "public"]
+    search_fields = ["seats__user__username", "seats__user__email", "seats__user__display_name"]
+    date_hierarchy = "created"
+    fields = [
         "kind",
         "status",
-        "seat_count",
         "public",
+        "seat_count",
+        "options",
         "creator",
-        "created",
+        "turn",
+        "version",
         "deadline",
+        "all_in_since",
+        "created",
+        "started",
+        "finished",
+        "result",
+        "moderate_link",
+        "player_views",
     ]
-    list_filter = ["kind", "status", "public", "created"]
-    search_fields = ["seats__user__username", "seats__user__email", "creator__username"]
-    readonly_fields = ["state", "seed", "version", "turn", "turn_version", "result"]
-    exclude = []
-    inlines = [SeatInline]
+    readonly_fields = fields
+    inlines = [SeatInline, MoveInline, ChatInline]
+    list_select_related = ["creator"]
+
+    def get_queryset(self, request):
+        return super().get_queryset(request).prefetch_related("seats__user").distinct()
+
+    def has_add_permission(self, request):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.display(description="players")
+    def players(self, game: Game) -> str:
+        return ", ".join(s.name for s in game.seats.all())
+
+    @admin.display(description="moderate")
+    def moderate_link(self, game: Game) -> str:
+        url = reverse("admin:games_game_moderate", args=[game.pk])
+        return format_html('<a class="button" href="{}">Moderate this game…</a>', url)
+
+    @admin.display(description="state as each player sees it")
+    def player_views(self, game: Game) -> str:
+        # Only views: even here the seed and the draw order stay hidden (G19, O18).
+        if not game.state:
+            return "—"
+        eng = engines.engine(game.kind)
+        rows = [
+            (s.name, json.dumps(eng.view(game.state, s.seat_id), indent=1, sort_keys=True))
+            for s in game.seats.all()
+            if s.position
+        ]
+        return format_html_join(
+            "",
+            '<details><summary>{}</summary><pre style="max-height:30em;overflow:auto">{}</pre>'
+            "</details>",
+            rows,
+        )
+
+    def get_urls(self):
+        return [
+            path(
+                "<int:game_id>/moderate/",
+                self.admin_site.admin_view(self.moderate_view),
+                name="games_game_moderate",
+            ),
+            *super().get_urls(),
+        ]
+
+    def moderate_view(self, request, game_id: int):
+        game = get_object_or_404(Game, pk=game_id)
+        if not self.has_change_permission(request, game):
+            raise PermissionDenied
+        form = ModerateForm(request.POST or None, game=game)
+        if request.method == "POST" and form.is_valid():
+            data, me = form.cleaned_data, request.user
+            try:
+                match data["action"]:
+                    case "abort":
+                        moderation.abort_game(me, game.pk, data["reason"])
+                    case "extend":
+                        moderation.extend_deadline(me, game.pk, data["hours"] or 24, data["reason"])
+                    case "replace":
+                        if data["seat"] is None:
+                            raise services.GameError("Choose the seat to give to a bot.")
+                        moderation.replace_seat(me, data["seat"].pk, data["reason"])
+                    case "resolve":
+                        moderation.rerun_resolution(me, game.pk, data["reason"])
+            except services.GameError as exc:
+                form.add_error(None, exc.message)
+            else:
+                messages.success(request, f"Done: {dict(ModerateForm.ACTIONS)[data['action']]}.")
+                return redirect("admin:games_game_change", game.pk)
+        context = {
+            **self.admin_site.each_context(request),
+            "title": f"Moderate {game}",
+            "game": game,
+            "form": form,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/games/moderate.html", context)
 
 
-@admin.register(Move)
-class MoveAdmin(admin.ModelAdmin):
-    list_display = ["game", "seq", "seat", "kind", "created"]
-    readonly_fields = ["game", "seq", "seat", "kind", "action", "created"]
+class ReportHandleForm(forms.Form):
+    outcome = forms.ChoiceField(
+        choices=[
+            (Report.State.HIDDEN, "Hide the message"),
+            (Report.State.DISMISSED, "Dismiss the report"),
+            (Report.State.SUSPENDED, "Suspend the author"),
+        ]
+    )
+    until = forms.DateTimeField(
+        required=False, help_text="End of the suspension (empty: until lifted). YYYY-MM-DD HH:MM"
+    )
+    reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=2000)
+
+
+@admin.register(Report)
+class ReportAdmin(admin.ModelAdmin):
+    list_display = ["created", "message_text", "author", "game_link", "reporter", "reason", "state"]
+    list_filter = ["state", "created"]
+    search_fields = ["message__text", "reporter__username", "message__author__username"]
+    list_select_related = ["message__author", "reporter", "message__game"]
+    fields = ["message_in_context", "reporter", "reason", "state", "created", "handled", "handle"]
+    readonly_fields = fields
+
+    def has_add_permission(self, request):
+        return False
+
+    @admin.display(description="message")
+    def message_text(self, report: Report) -> str:
+        return report.message.text[:80]
+
+    @admin.display(description="author")
+    def author(self, report: Report):
+        return report.message.author
+
+    @admin.display(description="game")
+    def game_link(self, report: Report) -> str:
+        url = reverse("admin:games_game_change", args=[report.message.game_id])
+        return format_html('<a href="{}">#{}</a>', url, report.message.game_id)
+
+    @admin.display(description="message in context")
+    def message_in_context(self, report: Report) -> str:
+        m = report.message
+        around = ChatMessage.objects.filter(game_id=m.game_id).select_related("author")
+        before = list(around.filter(pk__lt=m.pk).order_by("-pk")[:5])[::-1]
+        after = list(around.filter(pk__gt=m.pk).order_by("pk")[:5])
+        rows = [
+            (
+                "font-weight:bold;background:#fff3cd" if x.pk == m.pk else "",
+                f"{x.created:%Y-%m-%d %H:%M}",
+                x.author.name,
+                x.text + (" [hidden]" if x.hidden else ""),
+            )
+            for x in [*before, m, *after]
+        ]
+        return format_html(
+            "<table>{}</table>",
+            format_html_join("", '<tr style="{}"><td>{}</td><td>{}</td><td>{}</td></tr>', rows),
+        )
+
+    @admin.display(description="decide")
+    def handle(self, report: Report) -> str:
+        if report.state != Report.State.OPEN:
+            return "Already handled."
+        url = reverse("admin:games_report_handle", args=[report.pk])
+        return format_html('<a class="button" href="{}">Hide, dismiss or suspend…</a>', url)
+
+    def get_urls(self):
+        return [
+            path(
+                "<int:report_id>/handle/",
+                self.admin_site.admin_view(self.handle_view),
+                name="games_report_handle",
+            ),
+            *super().get_urls(),
+        ]
+
+    def handle_view(self, request, report_id: int):
+        report = get_object_or_404(Report.objects.select_related("message__author"), pk=report_id)
+        if not self.has_change_permission(request, report):
+            raise PermissionDenied
+        form = ReportHandleForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            data = form.cleaned_data
+            try:
+                moderation.handle_report(
+                    request.user, report, data["outcome"], data["reason"], data["until"]
+                )
+            except services.GameError as exc:
+                form.add_error(None, exc.message)
+            else:
+                messages.success(request, "Report handled.")
+                return redirect("admin:games_report_changelist")
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Handle a report",
+            "report": report,
+            "context_table": self.message_in_context(report),
+            "form": form,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/games/handle_report.html", context)
+
+
+@admin.register(ModerationAction)
+class ModerationActionAdmin(admin.ModelAdmin):
+    list_display = ["created", "moderator", "action", "user", "game", "reason"]
+    list_filter = ["action", "created"]
+    search_fields = ["moderator__username", "user__username", "reason"]
+    readonly_fields = [
+        "created",
+        "moderator",
+        "action",
+        "user",
+        "game",
+        "message",
+        "reason",
+        "details",
+    ]
+    fields = readonly_fields
 
     def has_add_permission(self, request):
         return False
@@ -40,5 +348,45 @@ class MoveAdmin(admin.ModelAdmin):
     def has_change_permission(self, request, obj=None):
         return False
 
+    def has_delete_permission(self, request, obj=None):
+        return False
 
-admin.site.register(Invitation)
+
+@admin.register(Notification)
+class NotificationAdmin(admin.ModelAdmin):
+    list_display = ["created", "kind", "user", "game", "turn", "state", "attempts", "error"]
+    list_filter = ["state", "kind", "created"]
+    search_fields = ["user__username", "user__email"]
+    readonly_fields = [
+        "kind",
+        "user",
+        "game",
+        "turn",
+        "about",
+        "state",
+        "attempts",
+        "error",
+        "created",
+        "sent",
+    ]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(Invitation)
+class InvitationAdmin(admin.ModelAdmin):
+    list_display = ["created", "game", "inviter", "user", "email", "accepted", "sent"]
+    search_fields = ["inviter__username", "user__username", "email"]
+    raw_id_fields = ["game", "inviter", "user"]
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    list_display = ["created", "game", "author", "text", "hidden"]
+    list_filter = ["hidden", "created"]
+    search_fields = ["text", "author__username"]
+    readonly_fields = ["created", "game", "author", "text", "hidden"]
+
+    def has_add_permission(self, request):
+        return False

@@ -14,7 +14,10 @@ def nav(request: HttpRequest) -> dict:
         return Seat.objects.filter(user=user, to_act=True, game__status=Status.ACTIVE).count()
 
     # Lazy: a page that never renders the navigation (a fragment) never pays the query.
-    return {"nav_your_turn": _Lazy(your_turn_count)}
+    return {
+        "nav_your_turn": _Lazy(your_turn_count),
+        "suspension_notice": user.suspension_message,
+    }
 
 
 class _Lazy:

@@ -57,6 +57,10 @@ class Game(models.Model):
     turn_seconds = models.PositiveIntegerField(default=0, choices=TURN_TIMES)
     deadline = models.DateTimeField(null=True, blank=True)
     reminded_turn = models.PositiveIntegerField(default=0)
+    # Out of Gears: when the last program of the turn came in (cleared when it resolves), so
+    # the dashboard can tell a turn that is stuck waiting for its resolution task.
+    all_in_since = models.DateTimeField(null=True, blank=True)
+    chat_seq = models.PositiveIntegerField(default=0)
     result = models.JSONField(null=True, blank=True)
     creator = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="created_games"
@@ -251,3 +255,71 @@ class Notification(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} to {self.user} ({self.game}, turn {self.turn})"
+
+
+class ChatMessage(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    text = models.CharField(max_length=500)
+    created = models.DateTimeField(auto_now_add=True)
+    hidden = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["game", "created", "pk"]
+        indexes = [models.Index(fields=["game", "-created"], name="chat_game_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.author}: {self.text[:40]}"
+
+
+class Report(models.Model):
+    class State(models.TextChoices):
+        OPEN = "open", "Open"
+        HIDDEN = "hidden", "Message hidden"
+        DISMISSED = "dismissed", "Dismissed"
+        SUSPENDED = "suspended", "Author suspended"
+
+    message = models.ForeignKey(ChatMessage, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made"
+    )
+    reason = models.CharField(max_length=500)
+    state = models.CharField(max_length=12, choices=State.choices, default=State.OPEN)
+    created = models.DateTimeField(auto_now_add=True)
+    handled = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["message", "reporter"], name="report_once_per_reporter")
+        ]
+        indexes = [models.Index(fields=["state", "created"], name="report_queue_idx")]
+
+    def __str__(self) -> str:
+        return f"Report on “{self.message.text[:30]}” by {self.reporter}"
+
+
+class ModerationAction(models.Model):
+    """The audit record: who did what, to whom or which game, when and why."""
+
+    moderator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="moderation_actions"
+    )
+    action = models.CharField(max_length=40)
+    reason = models.TextField(blank=True)
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    message = models.ForeignKey(
+        ChatMessage, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    details = models.JSONField(default=dict, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"{self.moderator} {self.action} ({self.created:%Y-%m-%d %H:%M})"

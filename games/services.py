@@ -353,7 +353,9 @@ def _apply(game: Game, seat: Seat, action: object, kind: str) -> Game:
 def resolve_turn(game_id: int, turn: int) -> bool:
     """Out of Gears: run turn `turn` once every program is in. Idempotent: False if no-op."""
     with transaction.atomic():
-        game = locked_game(game_id)
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None:
+            return False  # deleted since the task was queued: nothing to resolve
         if game.status != Status.ACTIVE or game.kind != Kind.OUTOFGEARS or game.turn != turn:
             return False
         eng = engines.engine(game.kind)
@@ -410,6 +412,9 @@ def _after_change(game: Game, *, new_turn: bool) -> None:
         game.deadline = (
             timezone.now() + timedelta(seconds=game.turn_seconds) if game.turn_seconds else None
         )
+    if game.kind == Kind.OUTOFGEARS:
+        all_in = eng.all_programmed(game.state)
+        game.all_in_since = (game.all_in_since or timezone.now()) if all_in else None
     if eng.is_over(game.state) and game.status == Status.ACTIVE:
         game.status = Status.FINISHED
         game.finished = timezone.now()
@@ -429,6 +434,7 @@ def _save(game: Game) -> None:
             "status",
             "finished",
             "result",
+            "all_in_since",
             "updated",
         ]
     )
@@ -456,8 +462,9 @@ def _queue_followups(
     Note = notifications.Kind
     game_id, turn = game.pk, game.turn
     if game.status == Status.FINISHED:
-        humans = notifications.human_seats(game, exclude=mover)
-        notifications.queue(game, Note.GAME_OVER, humans, turn=turn)
+        # Everyone, the last mover too: the e-mail carries the result (and after a timeout
+        # the "mover" is the absent player, who has not seen the end).
+        notifications.queue(game, Note.GAME_OVER, notifications.human_seats(game), turn=turn)
         return
     if game.status != Status.ACTIVE:
         return

@@ -16,5 +16,11 @@ urlpatterns = [
     path("games/<int:game_id>/start/", views.start, name="game_start"),
     path("games/<int:game_id>/invite/", views.invite, name="game_invite"),
     path("games/<int:game_id>/resign/", views.resign, name="game_resign"),
+    path("games/<int:game_id>/chat/", views.chat, name="game_chat"),
+    path(
+        "games/<int:game_id>/chat/<int:message_id>/report/",
+        views.chat_report,
+        name="chat_report",
+    ),
     path("invitations/<str:token>/", views.accept_invitation, name="accept_invitation"),
 ]

@@ -11,15 +11,16 @@ from django.db.models import Prefetch, Q
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
-from games import engines, services
+from games import engines, moderation, services
 from games.forms import NewGameForm
 from games.geared.text import describe as describe_geared
 from games.geared.views import view_event
 from games.geared_ui import Choice, Selection, offer
-from games.models import Game, Invitation, Seat, Status
+from games.models import ChatMessage, Game, Invitation, Seat, Status
 from games.outofgears.common import COLOURS
 from games.outofgears.text import describe as describe_oog
 
@@ -76,7 +77,12 @@ def create(request: HttpRequest) -> HttpResponse:
             form.add_error(None, exc.message)
         else:
             return redirect(game)
-    open_games = Game.objects.filter(status=Status.OPEN, public=True).order_by("-created")[:50]
+    open_games = (
+        Game.objects.filter(status=Status.OPEN, public=True)
+        .select_related("creator")
+        .prefetch_related(SEATS)
+        .order_by("-created")[:50]
+    )
     return render(
         request,
         "games/lobby.html",
@@ -194,6 +200,8 @@ def _game_context(request: HttpRequest, game: Game, seat: Seat | None) -> dict:
         "is_my_turn": me is not None and me in engines.seats_to_act(game.kind, game.state),
         "nav_section": "my_games",
     }
+    if seat is not None:
+        context["chat_messages"] = _chat_messages(game)
     if game.kind == "geared":
         context.update(_geared_context(request, game, view, legal, names, me))
     else:
@@ -343,7 +351,7 @@ def _oog_context(view: dict, legal: list[dict], names: dict) -> dict:
 
 @require_GET
 def game_fragment(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = _visible_game(request, game_id)
+    game = _visible_game(request, game_id, token=request.GET.get("token"))
     if game.status == Status.OPEN:
         return _render_game(request, game)
     request.htmx = True  # the fragment, even for a plain GET
@@ -356,12 +364,14 @@ def game_fragment(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @require_GET
 def poll(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The live-update check: one indexed query. 204 if nothing changed since version `v`,
-    200 if the page should refresh, 286 (htmx's "stop polling") once the game is over and seen."""
+    """The live-update check: one indexed query. 204 if nothing changed since version `v` (and
+    chat message count `c`, when given); 200 with `X-Refresh: game` and/or `chat` if the page
+    should fetch those fragments again; 286 (htmx's "stop polling") once the game is over."""
     try:
         seen = int(request.GET.get("v", ""))
+        seen_chat = int(request.GET["c"]) if "c" in request.GET else None
     except ValueError:
-        return HttpResponse("v must be the version the page shows", status=400)
+        return HttpResponse("v and c must be the numbers the page shows", status=400)
     row = (
         Game.objects.filter(pk=game_id)
         .filter(
@@ -369,15 +379,22 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
             | Q(seats__user_id=request.user.pk or 0)
             | Q(join_token=request.GET.get("t", "-"))
         )
-        .values_list("version", "status")
+        .values_list("version", "status", "chat_seq")
         .first()
     )
     if row is None:
         raise Http404("There is no such game.")
-    version, status = row
+    version, status, chat_seq = row
+    changed = []
     if version != seen:
-        return HttpResponse(status=200, headers={"X-Game-Version": str(version)})
-    if status in (Status.FINISHED, Status.ABORTED):
+        changed.append("game")
+    if seen_chat is not None and chat_seq != seen_chat:
+        changed.append("chat")
+    if changed:
+        return HttpResponse(
+            status=200, headers={"X-Refresh": ",".join(changed), "X-Game-Version": str(version)}
+        )
+    if status in (Status.FINISHED, Status.ABORTED) and seen_chat is None:
         return HttpResponseStopPolling()
     return HttpResponse(status=204)
 
@@ -467,6 +484,9 @@ def join(request: HttpRequest, game_id: int) -> HttpResponse:
         game_id,
         lambda: services.join_game(request.user, game_id, robots=robots, token=token),
     )
+    if isinstance(result, HttpResponse) and token:
+        # Refused (full, started): back to the table by the link, or a private game is a 404.
+        return redirect(f"{reverse('game', args=[game_id])}?{urlencode({'token': token})}")
     return result if isinstance(result, HttpResponse) else redirect("game", game_id)
 
 
@@ -497,6 +517,63 @@ def invite(request: HttpRequest, game_id: int) -> HttpResponse:
         f"Invitation sent to {who.strip()}.",
     )
     return result if isinstance(result, HttpResponse) else redirect("game", game_id)
+
+
+CHAT_SHOWN = 50
+
+
+def _chat_messages(game: Game) -> list[ChatMessage]:
+    recent = ChatMessage.objects.filter(game=game).select_related("author").order_by("-pk")
+    return list(reversed(recent[:CHAT_SHOWN]))
+
+
+def _chat_response(request, game_id: int, *, error: str = "", notice: str = "", status=200):
+    game = _visible_game(request, game_id)
+    if services.seat_of(game, request.user) is None:
+        raise Http404("There is no such game.")
+    if not request.htmx and request.method == "POST":
+        if error:
+            messages.error(request, error)
+        elif notice:
+            messages.success(request, notice)
+        return redirect(game)
+    context = {
+        "game": game,
+        "chat_messages": _chat_messages(game),
+        "chat_error": error,
+        "chat_notice": notice,
+    }
+    return render(request, "games/chat.html#log", context, status=status)
+
+
+@login_required
+def chat(request: HttpRequest, game_id: int) -> HttpResponse:
+    """GET: the chat log fragment. POST: say something to the table (players only)."""
+    if request.method == "POST":
+        try:
+            moderation.post_chat(request.user, game_id, request.POST.get("text", ""))
+        except services.GameError as exc:
+            if exc.status == 404:
+                raise Http404(exc.message) from None
+            return _chat_response(request, game_id, error=exc.message, status=exc.status)
+        return _chat_response(request, game_id)
+    if request.method != "GET":
+        return HttpResponse(status=405)
+    return _chat_response(request, game_id)
+
+
+@login_required
+@require_POST
+def chat_report(request: HttpRequest, game_id: int, message_id: int) -> HttpResponse:
+    if not ChatMessage.objects.filter(pk=message_id, game_id=game_id).exists():
+        raise Http404("There is no such message.")
+    try:
+        moderation.report_message(request.user, message_id, request.POST.get("reason", ""))
+    except services.GameError as exc:
+        if exc.status == 404:
+            raise Http404(exc.message) from None
+        return _chat_response(request, game_id, error=exc.message, status=exc.status)
+    return _chat_response(request, game_id, notice="Thank you: a moderator will look at it.")
 
 
 @login_required
@@ -533,7 +610,7 @@ def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
 @require_GET
 def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
     """Every move of the game as sentences (what this visitor may see)."""
-    game = _visible_game(request, game_id)
+    game = _visible_game(request, game_id, token=request.GET.get("token"))
     if game.status == Status.OPEN:
         return redirect(game)
     seat = services.seat_of(game, request.user)

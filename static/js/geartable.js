@@ -1,41 +1,68 @@
-// Geartable's own script: live updates by polling a cheap version check (slower when hidden).
-// Pages work without it for reading; it only adds freshness.
+// Geartable's own script: live updates by polling a cheap version check, slower when the tab
+// is hidden. Pages work without it for reading; it only adds freshness. No eval, no inline code
+// (the Content-Security-Policy allows neither).
 (function () {
   "use strict";
 
-  function startPolling(el) {
-    if (el.dataset.polling) return;
-    el.dataset.polling = "1";
-    const visibleMs = Number(el.dataset.pollMs || 2000);
-    const hiddenMs = Number(el.dataset.pollHiddenMs || 15000);
+  const VISIBLE_MS = 2000;
+  const HIDDEN_MS = 15000;
+
+  function startLive(live) {
     let timer = null;
+    let stopped = false;
+
     function schedule() {
+      if (stopped) return;
       clearTimeout(timer);
-      timer = setTimeout(tick, document.hidden ? hiddenMs : visibleMs);
+      timer = setTimeout(tick, document.hidden ? HIDDEN_MS : VISIBLE_MS);
     }
+
+    function refresh(selector, url) {
+      const target = document.querySelector(selector);
+      if (!target || !url) return Promise.resolve();
+      if (!window.htmx) { window.location.reload(); return Promise.resolve(); }
+      return htmx.ajax("GET", url, { target: target, swap: "outerHTML" });
+    }
+
     function tick() {
-      const live = document.querySelector("[data-poll-url]");
-      if (!live || live !== el && !document.body.contains(el)) return;
-      const url = live.dataset.pollUrl;
-      fetch(url, { headers: { "HX-Request": "true" }, credentials: "same-origin" })
+      const game = document.getElementById("game");
+      const chat = document.getElementById("chat-log");
+      const params = new URLSearchParams();
+      params.set("v", game ? game.dataset.version : live.dataset.version);
+      if (chat) params.set("c", chat.dataset.seq);
+      const token = new URLSearchParams(window.location.search).get("token");
+      if (token) params.set("t", token);
+      fetch(live.dataset.pollUrl + "?" + params.toString(), { credentials: "same-origin" })
         .then(function (resp) {
-          if (resp.status === 286) return; // the game is over: stop polling
-          if (resp.status === 200) {
-            const target = document.querySelector(live.dataset.pollTarget || "#game");
-            if (target && window.htmx) {
-              htmx.ajax("GET", live.dataset.refreshUrl, { target: target, swap: "outerHTML" });
-            }
-          }
-          schedule();
+          if (resp.status === 286) { stopped = true; return; }
+          if (resp.status !== 200) return;
+          const what = (resp.headers.get("X-Refresh") || "").split(",");
+          if (!game && what.indexOf("game") >= 0) { window.location.reload(); return; }
+          const work = [];
+          if (what.indexOf("game") >= 0) work.push(refresh("#game", live.dataset.gameUrl));
+          if (what.indexOf("chat") >= 0) work.push(refresh("#chat-log", live.dataset.chatUrl));
+          return Promise.all(work);
         })
-        .catch(schedule);
+        .catch(function () { /* offline for a moment: try again later */ })
+        .finally(schedule);
     }
-    document.addEventListener("visibilitychange", function () { if (!document.hidden) tick(); });
+
+    document.addEventListener("visibilitychange", function () {
+      if (!document.hidden && !stopped) tick();
+    });
     schedule();
   }
 
-  function init(root) {
-    (root || document).querySelectorAll("[data-poll-url]").forEach(startPolling);
-  }
-  document.addEventListener("DOMContentLoaded", function () { init(document); });
+  // After a chat message is sent, empty the box (only on success).
+  document.addEventListener("htmx:afterRequest", function (event) {
+    const form = event.target;
+    if (form && form.matches && form.matches("form[data-reset-on-success]") && event.detail.successful) {
+      form.reset();
+    }
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    const live = document.getElementById("live");
+    if (live) startLive(live);
+  });
 })();

@@ -1,0 +1,5 @@
+from django.contrib.admin.apps import AdminConfig
+
+
+class GeartableAdminConfig(AdminConfig):
+    default_site = "config.admin.GeartableAdminSite"

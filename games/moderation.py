@@ -1,0 +1,192 @@
+"""Chat and moderation: the write path for chat messages, reports and moderator actions.
+
+Every moderator action is recorded in ModerationAction (who, what, when, why) in the same
+transaction as its effect. Game-changing actions lock the game row like every other change.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from accounts.models import User
+from games import notifications, services
+from games.models import ChatMessage, Game, ModerationAction, Report, Seat, Status
+
+CHAT_MAX_LENGTH = 500
+CHAT_RATE = (5, 15)  # at most 5 messages in 15 seconds per player and game
+
+
+# --- chat ------------------------------------------------------------------------------------
+
+
+def post_chat(user: User, game_id: int, text: str) -> ChatMessage:
+    services.check_can_play(user)
+    text = (text or "").strip()
+    if not text:
+        raise services.GameError("Write something first.")
+    if len(text) > CHAT_MAX_LENGTH:
+        raise services.GameError(
+            f"A message can be at most {CHAT_MAX_LENGTH} characters ({len(text)} now)."
+        )
+    if any(ord(ch) < 32 and ch not in "\n\t" for ch in text):
+        raise services.GameError("A message cannot contain control characters.")
+    game = Game.objects.filter(pk=game_id).prefetch_related("seats").first()
+    if game is None or services.seat_of(game, user) is None:
+        raise services.NotFound("There is no such game.")
+    _check_rate(user, game_id)
+    with transaction.atomic():
+        message = ChatMessage.objects.create(game=game, author=user, text=text)
+        Game.objects.filter(pk=game_id).update(chat_seq=F("chat_seq") + 1)
+    return message
+
+
+def _check_rate(user: User, game_id: int) -> None:
+    count, seconds = CHAT_RATE
+    key = f"chat-rate:{user.pk}:{game_id}"
+    cache.add(key, 0, seconds)
+    try:
+        sent = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, seconds)
+        sent = 1
+    if sent > count:
+        raise services.GameError("You are sending messages too fast; wait a few seconds.", 429)
+
+
+def report_message(user: User, message_id: int, reason: str) -> Report:
+    reason = (reason or "").strip()[:500]
+    message = ChatMessage.objects.select_related("game").filter(pk=message_id).first()
+    if message is None:
+        raise services.NotFound("There is no such message.")
+    if not Seat.objects.filter(game_id=message.game_id, user=user).exists():
+        raise services.NotFound("There is no such message.")
+    if not reason:
+        raise services.GameError("Say why you report this message.")
+    report, created = Report.objects.get_or_create(
+        message=message, reporter=user, defaults={"reason": reason}
+    )
+    if not created:
+        raise services.Conflict("You have already reported this message.")
+    return report
+
+
+# --- moderator actions -------------------------------------------------------------------------
+
+
+def _record(moderator: User, action: str, reason: str, **targets) -> ModerationAction:
+    return ModerationAction.objects.create(
+        moderator=moderator, action=action, reason=reason, **targets
+    )
+
+
+def abort_game(moderator: User, game_id: int, reason: str) -> Game:
+    with transaction.atomic():
+        game = services.locked_game(game_id)
+        if game.status in (Status.FINISHED, Status.ABORTED):
+            raise services.Conflict("This game is already over.")
+        game.status, game.finished, game.deadline = Status.ABORTED, timezone.now(), None
+        game.version += 1
+        game.save(update_fields=["status", "finished", "deadline", "version", "updated"])
+        Seat.objects.filter(game=game).update(to_act=False)
+        notifications.queue(game, notifications.Kind.ABORTED, notifications.human_seats(game))
+        _record(moderator, "abort game", reason, game=game)
+    return game
+
+
+def replace_seat(moderator: User, seat_id: int, reason: str) -> Seat:
+    seat = Seat.objects.filter(pk=seat_id).first()
+    if seat is None:
+        raise services.NotFound("There is no such seat.")
+    with transaction.atomic():
+        game = services.locked_game(seat.game_id)
+        seat = Seat.objects.select_related("user").get(pk=seat_id)
+        if game.status != Status.ACTIVE:
+            raise services.Conflict("Only a seat in a game in play can be given to a bot.")
+        if seat.is_bot:
+            raise services.Conflict("A bot already plays this seat.")
+        user = seat.user
+        services._replace_with_bot(game, seat, missed=False)
+        _record(moderator, "replace seat with bot", reason, game=game, user=user)
+    return seat
+
+
+def extend_deadline(moderator: User, game_id: int, hours: int, reason: str) -> Game:
+    if not 1 <= hours <= 24 * 14:
+        raise services.GameError("Extend by 1 hour to 14 days.")
+    with transaction.atomic():
+        game = services.locked_game(game_id)
+        if game.status != Status.ACTIVE or game.deadline is None:
+            raise services.Conflict("This game has no deadline running.")
+        old = game.deadline
+        game.deadline = max(game.deadline, timezone.now()) + timedelta(hours=hours)
+        game.save(update_fields=["deadline", "updated"])
+        _record(
+            moderator,
+            "extend deadline",
+            reason,
+            game=game,
+            details={"from": old.isoformat(), "to": game.deadline.isoformat()},
+        )
+    return game
+
+
+def rerun_resolution(moderator: User, game_id: int, reason: str) -> None:
+    """A stuck Out of Gears turn: queue the same idempotent resolution task again."""
+    from games import tasks
+
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None:
+        raise services.NotFound("There is no such game.")
+    if game.kind != "outofgears" or game.status != Status.ACTIVE or game.all_in_since is None:
+        raise services.Conflict("This game has no complete turn waiting to be resolved.")
+    with transaction.atomic():
+        _record(moderator, "resolve turn again", reason, game=game, details={"turn": game.turn})
+        turn = game.turn
+        transaction.on_commit(lambda: tasks.resolve_turn.delay(game_id, turn))
+
+
+def suspend(moderator: User, user: User, reason: str, until=None) -> None:
+    if not reason.strip():
+        raise services.GameError("Give a reason: the player is told why.")
+    if until is not None and until <= timezone.now():
+        raise services.GameError("The end of a suspension must be in the future.")
+    user.suspended, user.suspended_until, user.suspension_reason = True, until, reason.strip()
+    user.save(update_fields=["suspended", "suspended_until", "suspension_reason"])
+    _record(
+        moderator,
+        "suspend user",
+        reason,
+        user=user,
+        details={"until": until.isoformat() if until else None},
+    )
+
+
+def lift_suspension(moderator: User, user: User, reason: str) -> None:
+    user.suspended, user.suspended_until, user.suspension_reason = False, None, ""
+    user.save(update_fields=["suspended", "suspended_until", "suspension_reason"])
+    _record(moderator, "lift suspension", reason, user=user)
+
+
+def handle_report(moderator: User, report: Report, outcome: str, reason: str, until=None) -> None:
+    """Hide the message, dismiss the report, or suspend the message's author."""
+    message = report.message
+    with transaction.atomic():
+        if outcome == Report.State.HIDDEN:
+            ChatMessage.objects.filter(pk=message.pk).update(hidden=True)
+            Game.objects.filter(pk=message.game_id).update(chat_seq=F("chat_seq") + 1)
+            _record(moderator, "hide message", reason, game_id=message.game_id, message=message)
+        elif outcome == Report.State.SUSPENDED:
+            suspend(moderator, message.author, reason, until)
+        elif outcome == Report.State.DISMISSED:
+            _record(moderator, "dismiss report", reason, message=message)
+        else:
+            raise services.GameError("Unknown outcome.")
+        # One decision settles every open report on the same message.
+        Report.objects.filter(message=message, state=Report.State.OPEN).update(
+            state=outcome, handled=timezone.now()
+        )
