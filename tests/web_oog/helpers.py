@@ -1,0 +1,254 @@
+"""Shared helpers for the Out of Gears HTTP-level tests: set up tables through the lobby's views or
+the one write path, post programs the way the page's form does, wait for a turn to resolve, and
+read what a page shows."""
+
+from __future__ import annotations
+
+import html
+import random
+import re
+import time
+
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Game, Kind, Move, Seat
+from games.outofgears import engine
+from games.outofgears.bots import greedy_bot
+from games.outofgears.common import COLOURS
+
+ACTION_LABELS = {"harvest": "Harvest", "attack": "Attack", "trap": "Trap"}
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def text(response) -> str:
+    return response.content.decode()
+
+
+# --- setting up a table ------------------------------------------------------------------------
+
+
+def create_by_lobby(client: Client, **fields) -> Game:
+    """POST the lobby's "new game" form for Out of Gears; the game the creator lands on."""
+    data = {
+        "kind": "outofgears",
+        "seat_count": "2",
+        "turn_seconds": "0",
+        "bots": "0",
+        "bot_kind": "greedy",
+        "target": "1000",
+    }
+    robots = fields.pop("robots", ())
+    data.update({k: str(v) for k, v in fields.items()})
+    data["robots"] = [str(r) for r in robots]
+    response = client.post(reverse("create_game"), data)
+    assert response.status_code == 302, text(response)
+    game = Game.objects.get(pk=int(response.url.strip("/").split("/")[-1]))
+    assert response.url == game.get_absolute_url()
+    return game
+
+
+def join_by_link(client: Client, game: Game, robots=()) -> None:
+    response = client.post(
+        reverse("game_join", args=[game.pk]),
+        {"token": game.join_token, "robot": [str(r) for r in robots]},
+    )
+    assert response.status_code == 302
+    assert response.url == game.get_absolute_url()
+
+
+def start_by_view(client: Client, game: Game) -> Game:
+    response = client.post(reverse("game_start", args=[game.pk]))
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.is_active, "the game did not start"
+    return game
+
+
+def start_oog(
+    users, *, robots=None, advanced: bool = False, bots: tuple[str, ...] = (), public=False
+) -> Game:
+    """A started Out of Gears game set up through the write path: users[0] creates it, the
+    others join with the link; `robots` is one tuple of robot numbers per user (or None)."""
+    robots = robots or [()] * len(users)
+    creator, *others = users
+    game = services.create_game(
+        creator,
+        services.NewGame(
+            kind=Kind.OUTOFGEARS,
+            seat_count=len(users) + len(bots),
+            advanced=advanced,
+            bots=bots,
+            public=public,
+            robots=tuple(robots[0]),
+        ),
+    )
+    for user, chosen in zip(others, robots[1:], strict=True):
+        services.join_game(user, game.pk, robots=tuple(chosen), token=game.join_token)
+    services.start_game(creator, game.pk)
+    game.refresh_from_db()
+    return game
+
+
+# --- programs ----------------------------------------------------------------------------------
+
+
+def program(*entries: tuple[int, str, int]) -> dict:
+    """A program action from (robot, action, number) triples."""
+    return {
+        "type": "program",
+        "programs": [{"robot": r, "action": a, "number": n} for r, a, n in entries],
+    }
+
+
+def form_fields(action: dict, version: int | str) -> dict:
+    """The program form's fields for `action`, as the page's form posts them."""
+    data = {"version": str(version), "program": "1"}
+    for entry in action["programs"]:
+        data[f"robot-{entry['robot']}-action"] = entry["action"]
+        data[f"robot-{entry['robot']}-number"] = str(entry["number"])
+    return data
+
+
+def post_program(client: Client, game: Game, action: dict, version, *, htmx: bool = True):
+    extra = {"HTTP_HX_REQUEST": "true"} if htmx else {}
+    return client.post(reverse("game_move", args=[game.pk]), form_fields(action, version), **extra)
+
+
+def sentence(entry: dict) -> str:
+    """How the page words one robot's program ("Trap junkyard 7", "Attack Blue", "Defend")."""
+    action, number = entry["action"], entry["number"]
+    if action == "attack":
+        return "Defend" if number == entry["robot"] else f"Attack {COLOURS[number].capitalize()}"
+    return f"{ACTION_LABELS[action]} junkyard {number}"
+
+
+def seat_of(game: Game, user) -> Seat:
+    return game.seats.get(user=user)
+
+
+def greedy_program(game: Game, seat: Seat, salt: object = 0) -> dict:
+    """What the greedy bot would program for this seat, from what the seat may see and do."""
+    view = engine.view(game.state, seat.seat_id)
+    legal = engine.legal_actions(game.state, seat.seat_id)
+    return greedy_bot(view, legal, random.Random(f"{game.pk}:{game.turn}:{seat.seat_id}:{salt}"))
+
+
+def resolve_moves(game: Game) -> int:
+    return Move.objects.filter(game=game, kind=Move.Kind.RESOLVE).count()
+
+
+def wait_for(predicate, *, seconds: float = 10.0, what: str = "the condition"):
+    """Poll until `predicate()` is truthy (the worker works in its own thread)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {seconds} s waiting for {what}")
+        time.sleep(0.05)
+
+
+def wait_for_turn_after(game: Game, turn: int, *, seconds: float = 10.0) -> Game:
+    """Wait until the worker has resolved `turn` (the game moved past it); the fresh game row."""
+
+    def resolved():
+        fresh = Game.objects.get(pk=game.pk)
+        return fresh if fresh.turn > turn or fresh.is_over else None
+
+    return wait_for(resolved, seconds=seconds, what=f"turn {turn} of game {game.pk} to resolve")
+
+
+# --- reading a page ------------------------------------------------------------------------------
+
+
+def page_version(page: str) -> int:
+    found = set(re.findall(r'name="version" value="(\d+)"', page))
+    assert len(found) == 1, f"expected one version on the page, found {found}"
+    return int(found.pop())
+
+
+def offered(page: str) -> dict[int, dict[str, set]]:
+    """The program form's radio buttons: robot -> {"actions": {...}, "numbers": {...}}."""
+    out: dict[int, dict[str, set]] = {}
+    for robot, field, value in re.findall(
+        r'<input type="radio" name="robot-(\d+)-(action|number)" value="([^"]*)"', page
+    ):
+        slot = out.setdefault(int(robot), {"actions": set(), "numbers": set()})
+        slot["actions" if field == "action" else "numbers"].add(
+            value if field == "action" else int(value)
+        )
+    return out
+
+
+def checked(page: str) -> dict[str, str]:
+    """The checked radio buttons of the program form: field name -> value."""
+    return dict(
+        re.findall(
+            r'<input type="radio" name="(robot-\d+-(?:action|number))" value="([^"]*)"'
+            r"[^>]*\bchecked\b",
+            page,
+        )
+    )
+
+
+def submitted_line(page: str) -> str:
+    """The "Submitted: …" line, as text (empty when the page shows none)."""
+    found = re.search(r'<p class="current-program">(.*?)</p>', page, re.S)
+    return plain(found.group(1)) if found else ""
+
+
+def story_section(page: str) -> str:
+    found = re.search(r'<section class="story".*?</section>', page, re.S)
+    assert found, "the page has no story section"
+    return found.group(0)
+
+
+def revealed(page: str) -> list[str]:
+    """The story's revealed programs, as text ("3 Trap junkyard 7")."""
+    block = re.search(r'<ul class="revealed">(.*?)</ul>', page, re.S)
+    if not block:
+        return []
+    return [plain(li) for li in re.findall(r"<li>(.*?)</li>", block.group(1), re.S)]
+
+
+def error_text(page: str) -> str:
+    found = re.search(r'<p class="error"[^>]*>(.*?)</p>', page, re.S)
+    assert found, "the page shows no error"
+    return plain(found.group(1))
+
+
+def plain(fragment: str) -> str:
+    """Text of an HTML fragment, tags removed and spaces collapsed."""
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fragment)).split())
+
+
+def gear_count(page: str) -> int:
+    return len(re.findall(r'<span class="gear gear-', page))
+
+
+def public_gear_count(state: dict) -> int:
+    """The gears anyone may see: on junkyards, robots and circuits (O18), not the reserve."""
+    yards = sum(len(g) for g in state["junkyards"].values())
+    robots = sum(len(r["gears"]) + len(r["circuit"]) for r in state["robots"].values())
+    return yards + robots
+
+
+def snapshot(game: Game) -> tuple:
+    """What a refused request must leave unchanged."""
+    game.refresh_from_db()
+    return (
+        game.version,
+        game.turn,
+        game.move_count,
+        Move.objects.filter(game=game).count(),
+        repr(game.state["programs"]),
+        game.status,
+    )

@@ -1,0 +1,79 @@
+"""The Out of Gears page, its fragment and its log cost a fixed number of queries: the same for two
+players at turn 1 as for eight players after several turns."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games import services
+from tests.conftest import make_user
+from tests.web_oog.helpers import client_for, greedy_program, seat_of, start_oog
+
+pytestmark = pytest.mark.django_db
+
+EXTRA = ("dave", "erin", "frank", "grace", "heidi")
+
+
+def _queries(client, url: str) -> list[str]:
+    client.get(url)  # the first visit records what the player has seen: not what we measure
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url)
+    assert response.status_code == 200
+    return [q["sql"] for q in ctx.captured_queries]
+
+
+def _play_turns(game, turns: int):
+    seats = list(game.seats.select_related("user"))
+    for _ in range(turns):
+        for seat in seats:
+            game.refresh_from_db()
+            services.submit_action(seat.user, game.pk, game.version, greedy_program(game, seat))
+        game.refresh_from_db()
+        assert services.resolve_turn(game.pk, game.turn)
+    game.refresh_from_db()
+    return game
+
+
+def _counts(client, game) -> dict[str, int]:
+    return {
+        name: len(_queries(client, reverse(name, args=[game.pk])))
+        for name in ("game", "game_fragment", "game_log")
+    }
+
+
+def test_the_page_costs_the_same_queries_for_2_players_at_turn_1_and_8_after_turn_4(
+    alice, bob, carol, django_user_model
+):
+    small = start_oog([alice, bob])
+    others = [make_user(django_user_model, n, display_name=n.title()) for n in EXTRA]
+    big = start_oog([alice, bob, carol, *others], public=True)
+    big = _play_turns(big, 4)
+    # Mid-turn: some programs in, alice's among them, so her page shows it.
+    for user in (alice, carol, others[0]):
+        big.refresh_from_db()
+        seat = seat_of(big, user)
+        services.submit_action(user, big.pk, big.version, greedy_program(big, seat))
+    big.refresh_from_db()
+    assert big.turn == 5 and len(big.state["story"]) == 4
+    assert len(big.state["seats"]) == 8 and len(small.state["seats"]) == 2
+
+    client = client_for(alice)
+    small_counts, big_counts = _counts(client, small), _counts(client, big)
+
+    assert small_counts == big_counts
+    assert big_counts["game"] <= 8, big_counts
+
+
+def test_a_spectators_page_costs_the_same_queries_however_big_the_game(
+    alice, bob, carol, django_user_model
+):
+    small = start_oog([alice, bob], public=True)
+    others = [make_user(django_user_model, n, display_name=n.title()) for n in EXTRA]
+    big = _play_turns(start_oog([alice, bob, carol, *others], public=True), 3)
+    zoe = make_user(django_user_model, "zoe", display_name="Zoe")
+
+    client = client_for(zoe)
+    assert _counts(client, small) == _counts(client, big)
