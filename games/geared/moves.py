@@ -1,36 +1,52 @@
 """Every legal action of the active player (G5-G8, G13-G16), in the order the page lists them:
-plays, Action cards, rearrangements, then discard or pass."""
+plays, Action cards, rearrangements, then discard or pass.
+
+This is the engine's hot path (bench/geared_engine.py): the code works on small tuples and
+per-call tables instead of the generic helpers of builds.py, and memoises the destination
+patterns of multi-card plays. Behaviour, including the order of the list, is locked by
+tests/unit/geared/test_geared_equivalence.py.
+"""
 
 from __future__ import annotations
 
 from itertools import combinations, product
 
-from games.geared.builds import common_level
 from games.geared.cards import ACTION, FIRST_WILD, IS_PART, IS_WILD, LEVEL, PART, TYPE_BIT
 
 NEW_LABELS = ("new1", "new2", "new3")
 ALL_LEVELS = (1, 2, 3, 4, 5)
+_NEW = -1
 
 
-def _entries(wl: list, cards: list[int]) -> list[tuple[int, int]]:
-    return [(c, wl[c - FIRST_WILD] if IS_WILD[c] else LEVEL[c]) for c in cards]
-
-
-def _mask(cards: list[int]) -> int:
-    m = 0
-    for c in cards:
-        m |= TYPE_BIT[c]
-    return m
-
-
-def _build_info(wl: list, build: dict) -> tuple[int, int, bool, int | None]:
+def _build_info(wl: list, cards: list[int], bid: int) -> tuple[int, int, bool, int | None]:
     """(id, type mask, holds a wild, the level all its parts share or None)."""
-    cards = build["cards"]
-    return (
-        build["id"],
-        _mask(cards),
-        any(IS_WILD[c] for c in cards),
-        common_level(_entries(wl, cards)),
+    mask = 0
+    wild = False
+    level = -1  # no part yet
+    for c in cards:
+        mask |= TYPE_BIT[c]
+        if IS_WILD[c]:
+            wild = True
+            lv = wl[c - FIRST_WILD]
+        else:
+            lv = LEVEL[c]
+        if level == -1:
+            level = lv
+        elif level != lv:
+            level = None
+    return bid, mask, wild, (None if level == -1 else level)
+
+
+def _infos(wl: list, builds: list[dict]) -> list[tuple[int, int, bool, int | None]]:
+    return [_build_info(wl, b["cards"], b["id"]) for b in builds]
+
+
+def _fits(infos: list, bit: int, wild: bool, level: int) -> tuple:
+    """The ids of the builds a part (type `bit`, at `level`) may join: G9, G12."""
+    if wild:
+        return tuple(bid for bid, m, _, b_level in infos if not m & bit and b_level == level)
+    return tuple(
+        bid for bid, m, b_wild, b_level in infos if not m & bit and (not b_wild or b_level == level)
     )
 
 
@@ -38,13 +54,14 @@ def legal_actions(state: dict, seat: str) -> list[dict]:
     hand = state["hands"][seat]
     wl = state["wild_levels"]
     acts: list[dict] = []
-    infos = [_build_info(wl, b) for b in state["builds"][seat]]
+    infos = _infos(wl, state["builds"][seat])
     parts = [c for c in hand if IS_PART[c]]
     if parts:
         _plays(parts, infos, acts)
-    _action_cards(state, seat, hand, acts)
+    _action_cards(state, seat, hand, infos, acts)
     can_play = bool(acts)
-    _rearranges(state, seat, infos, acts)
+    if infos:
+        _rearranges(state, seat, infos, acts)
     if not hand:
         acts.append({"type": "pass"})
     elif not can_play:
@@ -54,13 +71,22 @@ def legal_actions(state: dict, seat: str) -> list[dict]:
 
 
 def has_play(state: dict, seat: str) -> bool:
-    """G8: whether a play (Parts or Action card) is legal in the position as it stands."""
+    """G8: whether a play (Parts or Action card) is legal in the position as it stands; stops at
+    the first one found."""
     hand = state["hands"][seat]
-    if any(IS_PART[c] for c in hand):
+    kinds = set()
+    for c in hand:
+        if IS_PART[c]:
+            return True  # a part can always start a new build
+        kinds.add(ACTION[c])
+    builds = state["builds"]
+    if 0 in kinds and any(b["cards"] for bs in builds.values() for b in bs):
         return True
-    acts: list[dict] = []
-    _action_cards(state, seat, hand, acts)
-    return bool(acts)
+    if 1 in kinds and any(b["cards"] for o, bs in builds.items() if o != seat for b in bs):
+        return True  # a stolen part can always start a new build
+    if 2 in kinds and builds[seat]:
+        return _any_swap(state, seat)
+    return False
 
 
 def _lowest_copies(hand: list[int]) -> list[int]:
@@ -77,6 +103,8 @@ def _lowest_copies(hand: list[int]) -> list[int]:
     return out
 
 
+# --- plays -------------------------------------------------------------------------------------
+
 # Restricted growth strings: every way to spread k cards over new builds, labels in order.
 _NEW_PATTERNS = {
     0: ((),),
@@ -84,173 +112,265 @@ _NEW_PATTERNS = {
     2: ((0, 0), (0, 1)),
     3: ((0, 0, 0), (0, 0, 1), (0, 1, 0), (0, 1, 1), (0, 1, 2)),
 }
-_NEW = -1
+
+# (candidate destinations per card, clashing pairs) -> every destination list, in order.
+_DESTS: dict[tuple, tuple] = {}
+_DESTS_LIMIT = 50_000
 
 
-def _plays(parts: list[int], infos: list, acts: list[dict]) -> None:
-    for size in (1, 2, 3):
-        if size > len(parts):
-            break
-        for combo in combinations(parts, size):
-            printed = {LEVEL[c] for c in combo if not IS_WILD[c]}
-            if len(printed) > 1:
-                continue
-            has_wild = any(IS_WILD[c] for c in combo)
-            clashes = [
-                (i, j)
-                for i in range(size)
-                for j in range(i + 1, size)
-                if TYPE_BIT[combo[i]] == TYPE_BIT[combo[j]]
-            ]
-            for level in printed or ALL_LEVELS:
-                _assign(combo, level, has_wild, clashes, infos, acts)
-
-
-def _assign(
-    combo: tuple, level: int, has_wild: bool, clashes: list, infos: list, acts: list[dict]
-) -> None:
-    """Every destination assignment of `combo`'s cards (all at `level`) with canonical labels.
-
-    All cards of a play share one level, so whether a card may join an existing build depends
-    only on that build as it stands; the one interaction is two parts of a type in one build."""
-    candidates = []
-    for c in combo:
-        bit = TYPE_BIT[c]
-        wild = IS_WILD[c]
-        candidates.append(
-            [
-                bid
-                for bid, mask, b_wild, b_level in infos
-                if not mask & bit and (not (wild or b_wild) or b_level == level)
-            ]
-            + [_NEW]
-        )
-    cards = list(combo)
+def _dests(candidates: tuple, clashes: tuple) -> tuple:
+    """Every destination assignment, with canonical new labels, where no two parts of one type
+    share a build. Memoised: the same few shapes recur all game long."""
+    key = (candidates, clashes)
+    found = _DESTS.get(key)
+    if found is not None:
+        return found
+    out = []
     for choice in product(*candidates):
         fresh = [i for i, d in enumerate(choice) if d == _NEW]
         for pattern in _NEW_PATTERNS[len(fresh)]:
-            dests: list = list(choice)
+            dests = list(choice)
             for k, i in enumerate(fresh):
                 dests[i] = NEW_LABELS[pattern[k]]
             if clashes and any(dests[i] == dests[j] for i, j in clashes):
                 continue
-            action = {"type": "play", "cards": cards[:], "builds": dests}
-            if has_wild:
-                action["level"] = level
-            acts.append(action)
+            out.append(tuple(dests))
+    found = tuple(out)
+    if len(_DESTS) >= _DESTS_LIMIT:
+        _DESTS.clear()
+    _DESTS[key] = found
+    return found
 
 
-def _action_cards(state: dict, seat: str, hand: list[int], acts: list[dict]) -> None:
-    copies = {}
-    for c in hand:
+def _plays(parts: list[int], infos: list, acts: list[dict]) -> None:
+    """Plays of 1, 2, then 3 parts: combinations in hand order, then each level (all five for
+    wilds alone), then every assignment of destinations (existing builds in order, then new)."""
+    append = acts.append
+    # Candidate destinations of each card at each level it can take.
+    cands: dict[tuple[int, int], tuple] = {}
+    for c in parts:
+        bit = TYPE_BIT[c]
+        if IS_WILD[c]:
+            for lv in ALL_LEVELS:
+                cands[c, lv] = (*_fits(infos, bit, True, lv), "new1")
+        else:
+            cands[c, LEVEL[c]] = (*_fits(infos, bit, False, LEVEL[c]), "new1")
+    # One card: the candidates are the destinations.
+    for c in parts:
+        if IS_WILD[c]:
+            for lv in ALL_LEVELS:
+                for d in cands[c, lv]:
+                    append({"type": "play", "cards": [c], "builds": [d], "level": lv})
+        else:
+            for d in cands[c, LEVEL[c]]:
+                append({"type": "play", "cards": [c], "builds": [d]})
+    n = len(parts)
+    if n < 2:
+        return
+    raw: dict[tuple[int, int], tuple] = {}
+    for key, value in cands.items():
+        raw[key] = (*value[:-1], _NEW)
+    for c0, c1 in combinations(parts, 2):
+        l0, l1 = LEVEL[c0], LEVEL[c1]
+        if l0 and l1:
+            if l0 != l1:
+                continue
+            levels: tuple = (l0,)
+            wild = False
+        else:
+            levels = (l0 or l1,) if (l0 or l1) else ALL_LEVELS
+            wild = True
+        clashes = ((0, 1),) if PART[c0] == PART[c1] else ()
+        for lv in levels:
+            for d0, d1 in _dests((raw[c0, lv], raw[c1, lv]), clashes):
+                if wild:
+                    append({"type": "play", "cards": [c0, c1], "builds": [d0, d1], "level": lv})
+                else:
+                    append({"type": "play", "cards": [c0, c1], "builds": [d0, d1]})
+    if n < 3:
+        return
+    for c0, c1, c2 in combinations(parts, 3):
+        l0, l1, l2 = LEVEL[c0], LEVEL[c1], LEVEL[c2]
+        printed = {lv for lv in (l0, l1, l2) if lv}
+        if len(printed) > 1:
+            continue
+        wild = not (l0 and l1 and l2)
+        levels = (printed.pop(),) if printed else ALL_LEVELS
+        p0, p1, p2 = PART[c0], PART[c1], PART[c2]
+        clashes = tuple(
+            pair
+            for pair, same in (((0, 1), p0 == p1), ((0, 2), p0 == p2), ((1, 2), p1 == p2))
+            if same
+        )
+        for lv in levels:
+            for d0, d1, d2 in _dests((raw[c0, lv], raw[c1, lv], raw[c2, lv]), clashes):
+                if wild:
+                    append(
+                        {
+                            "type": "play",
+                            "cards": [c0, c1, c2],
+                            "builds": [d0, d1, d2],
+                            "level": lv,
+                        }
+                    )
+                else:
+                    append({"type": "play", "cards": [c0, c1, c2], "builds": [d0, d1, d2]})
+
+
+# --- Action cards ------------------------------------------------------------------------------
+
+
+def _action_cards(state: dict, seat: str, hand: list[int], infos: list, acts: list[dict]) -> None:
+    rc = sc = wc = None
+    for c in hand:  # hands are sorted: the first copy is the lowest id
         a = ACTION[c]
-        if a >= 0 and a not in copies:
-            copies[a] = c
-    if not copies:
+        if a == 0:
+            if rc is None:
+                rc = c
+        elif a == 1:
+            if sc is None:
+                sc = c
+        elif a == 2 and wc is None:
+            wc = c
+    if rc is None and sc is None and wc is None:
         return
     builds = state["builds"]
-    if 0 in copies:
-        rc = copies[0]
+    if rc is not None:
         for owner in state["seats"]:
             for b in builds[owner]:
                 for t in b["cards"]:
                     acts.append({"type": "remove", "card": rc, "target": t})
-    if 1 in copies:
-        _steals(state, seat, copies[1], acts)
-    if 2 in copies:
-        _swaps(state, seat, copies[2], acts)
+    if sc is not None:
+        _steals(state, seat, sc, infos, acts)
+    if wc is not None and builds[seat]:
+        _swaps(state, seat, wc, acts)
 
 
-def _steals(state: dict, seat: str, sc: int, acts: list[dict]) -> None:
-    wl = state["wild_levels"]
-    infos = [_build_info(wl, b) for b in state["builds"][seat]]
+def _steals(state: dict, seat: str, sc: int, infos: list, acts: list[dict]) -> None:
+    append = acts.append
+    builds = state["builds"]
+    fits: dict[tuple[int, int], tuple] = {}
+    wild_fits: dict[int, list] = {}
     for owner in state["seats"]:
         if owner == seat:
             continue
-        for b in state["builds"][owner]:
+        for b in builds[owner]:
             for t in b["cards"]:
                 bit = TYPE_BIT[t]
                 if IS_WILD[t]:
-                    for bid, m, _, b_level in infos:
-                        if not m & bit and b_level is not None:
-                            acts.append(
-                                {
-                                    "type": "steal",
-                                    "card": sc,
-                                    "target": t,
-                                    "to": bid,
-                                    "level": b_level,
-                                }
-                            )
-                    for lv in ALL_LEVELS:
-                        acts.append(
-                            {"type": "steal", "card": sc, "target": t, "to": "new", "level": lv}
+                    targets = wild_fits.get(bit)
+                    if targets is None:
+                        targets = wild_fits[bit] = [
+                            (bid, b_level)
+                            for bid, m, _, b_level in infos
+                            if not m & bit and b_level is not None
+                        ]
+                    for bid, b_level in targets:
+                        append(
+                            {"type": "steal", "card": sc, "target": t, "to": bid, "level": b_level}
                         )
+                    for lv in ALL_LEVELS:
+                        append({"type": "steal", "card": sc, "target": t, "to": "new", "level": lv})
                 else:
                     lv = LEVEL[t]
-                    for bid, m, b_wild, b_level in infos:
-                        if not m & bit and (not b_wild or b_level == lv):
-                            acts.append({"type": "steal", "card": sc, "target": t, "to": bid})
-                    acts.append({"type": "steal", "card": sc, "target": t, "to": "new"})
+                    targets = fits.get((bit, lv))
+                    if targets is None:
+                        targets = fits[bit, lv] = _fits(infos, bit, False, lv)
+                    for bid in targets:
+                        append({"type": "steal", "card": sc, "target": t, "to": bid})
+                    append({"type": "steal", "card": sc, "target": t, "to": "new"})
+
+
+# A part on the table for swaps: (card, type, level, is wild).
+
+
+def _parts(wl: list, cards: list[int]) -> list[tuple[int, int, int, bool]]:
+    return [
+        (c, PART[c], wl[c - FIRST_WILD], True) if IS_WILD[c] else (c, PART[c], LEVEL[c], False)
+        for c in cards
+    ]
+
+
+def _pairs(parts: list) -> list[tuple]:
+    """Each part with the one part that stays beside it when it leaves (or None).
+
+    Incomplete builds hold at most two parts, so at most one stays (G10)."""
+    if len(parts) == 2:
+        return [(parts[0], parts[1]), (parts[1], parts[0])]
+    return [(p, None) for p in parts]
 
 
 def _fits_beside(other: tuple | None, arriving: tuple) -> bool:
-    """G9, G12 for a swapped part arriving beside the one part left in a build (or alone).
-    Incomplete builds hold at most two parts, so at most one stays; an arriving wild takes its
-    level (ruling), so only a non-wild arriving beside a wild must match the wild's level."""
+    """G9, G12 for a swapped part arriving beside the one part left in a build (or alone): an
+    arriving wild takes its level (ruling), so only a non-wild arriving beside a wild must match
+    the wild's level."""
     if other is None:
         return True
-    o_card, o_type, o_level = other
-    a_card, a_type, a_level = arriving
-    if o_type == a_type:
+    if other[1] == arriving[1]:
         return False
-    return not IS_WILD[o_card] or IS_WILD[a_card] or a_level == o_level
+    return not other[3] or arriving[3] or arriving[2] == other[2]
 
 
-def _parts(wl: list, build: dict) -> list[tuple[int, int, int]]:
-    return [(c, PART[c], wl[c - FIRST_WILD] if IS_WILD[c] else LEVEL[c]) for c in build["cards"]]
+def _swap_pairs(state: dict, seat: str):
+    """(my pairs, [(their part, the part that stays beside it)...]) for the swap checks."""
+    wl = state["wild_levels"]
+    builds = state["builds"]
+    mine = []
+    for b in builds[seat]:
+        mine += _pairs(_parts(wl, b["cards"]))
+    theirs = []
+    for owner in state["seats"]:
+        if owner != seat:
+            for b in builds[owner]:
+                theirs += _pairs(_parts(wl, b["cards"]))
+    return mine, theirs
 
 
 def _swaps(state: dict, seat: str, wc: int, acts: list[dict]) -> None:
-    wl = state["wild_levels"]
-    mine = [_parts(wl, b) for b in state["builds"][seat]]
-    if not mine:
-        return
-    mine_pairs = []  # (my part, the part that stays beside it)
-    for parts in mine:
-        for i, p in enumerate(parts):
-            mine_pairs.append((p, parts[1 - i] if len(parts) == 2 else None))
-    for owner in state["seats"]:
-        if owner == seat:
-            continue
-        for build in state["builds"][owner]:
-            parts = _parts(wl, build)
-            for j, t in enumerate(parts):
-                t_other = parts[1 - j] if len(parts) == 2 else None
-                for m, m_other in mine_pairs:
-                    if _fits_beside(m_other, t) and _fits_beside(t_other, m):
-                        acts.append({"type": "swap", "card": wc, "mine": m[0], "theirs": t[0]})
+    mine, theirs = _swap_pairs(state, seat)
+    append = acts.append
+    for t, t_other in theirs:
+        t_card = t[0]
+        for m, m_other in mine:
+            if (m_other is None or _fits_beside(m_other, t)) and (
+                t_other is None or _fits_beside(t_other, m)
+            ):
+                append({"type": "swap", "card": wc, "mine": m[0], "theirs": t_card})
+
+
+def _any_swap(state: dict, seat: str) -> bool:
+    mine, theirs = _swap_pairs(state, seat)
+    for t, t_other in theirs:
+        for m, m_other in mine:
+            if _fits_beside(m_other, t) and _fits_beside(t_other, m):
+                return True
+    return False
+
+
+# --- rearrangements ----------------------------------------------------------------------------
 
 
 def _rearranges(state: dict, seat: str, infos: list, acts: list[dict]) -> None:
+    append = acts.append
     wl = state["wild_levels"]
-    builds = state["builds"][seat]
-    for src in builds:
-        single = len(src["cards"]) == 1
-        for c in src["cards"]:
+    for src in state["builds"][seat]:
+        cards = src["cards"]
+        src_id = src["id"]
+        single = len(cards) == 1
+        for c in cards:
             bit = TYPE_BIT[c]
             if IS_WILD[c]:
                 for bid, m, _, b_level in infos:
-                    if bid != src["id"] and not m & bit and b_level is not None:
-                        acts.append({"type": "rearrange", "card": c, "to": bid, "level": b_level})
+                    if bid != src_id and not m & bit and b_level is not None:
+                        append({"type": "rearrange", "card": c, "to": bid, "level": b_level})
                 current = wl[c - FIRST_WILD]
                 for lv in ALL_LEVELS:
                     if not single or lv != current:
-                        acts.append({"type": "rearrange", "card": c, "to": "new", "level": lv})
+                        append({"type": "rearrange", "card": c, "to": "new", "level": lv})
             else:
                 lv = LEVEL[c]
                 for bid, m, b_wild, b_level in infos:
-                    if bid != src["id"] and not m & bit and (not b_wild or b_level == lv):
-                        acts.append({"type": "rearrange", "card": c, "to": bid})
+                    if bid != src_id and not m & bit and (not b_wild or b_level == lv):
+                        append({"type": "rearrange", "card": c, "to": bid})
                 if not single:
-                    acts.append({"type": "rearrange", "card": c, "to": "new"})
+                    append({"type": "rearrange", "card": c, "to": "new"})
