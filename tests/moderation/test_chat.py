@@ -1,0 +1,131 @@
+"""In-game chat: players talk, live and escaped; bad messages get a clear refusal."""
+
+import pytest
+from django.core.cache import cache
+from django.urls import reverse
+
+from games.models import ChatMessage, Game, Report
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def fresh_rate_limits():
+    cache.clear()
+
+
+def chat_url(game):
+    return reverse("game_chat", args=[game.pk])
+
+
+def test_a_player_posts_a_message_that_appears_in_the_chat(client, alice, geared_game):
+    client.force_login(alice)
+    response = client.post(chat_url(geared_game), {"text": "Good luck!"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert "Good luck!" in response.content.decode()
+    assert ChatMessage.objects.get(game=geared_game).text == "Good luck!"
+    assert Game.objects.get(pk=geared_game.pk).chat_seq == geared_game.chat_seq + 1
+    page = client.get(geared_game.get_absolute_url()).content.decode()
+    assert "Good luck!" in page
+
+
+def test_chat_does_not_make_a_move_stale(client, alice, bob, geared_game):
+    client.force_login(bob)
+    client.post(chat_url(geared_game), {"text": "hi"})
+    assert Game.objects.get(pk=geared_game.pk).version == geared_game.version
+
+
+@pytest.mark.parametrize(
+    ("text", "status", "message"),
+    [
+        ("   ", 400, "Write something first."),
+        ("x" * 501, 400, "at most 500 characters"),
+    ],
+    ids=["empty", "too-long"],
+)
+def test_bad_messages_are_refused_and_not_stored(client, alice, geared_game, text, status, message):
+    client.force_login(alice)
+    response = client.post(chat_url(geared_game), {"text": text}, HTTP_HX_REQUEST="true")
+    assert response.status_code == status
+    assert message in response.content.decode()
+    assert not ChatMessage.objects.exists()
+
+
+def test_messages_sent_too_fast_are_refused(client, alice, geared_game):
+    client.force_login(alice)
+    for i in range(5):
+        assert client.post(chat_url(geared_game), {"text": f"m{i}"}).status_code == 302
+    response = client.post(chat_url(geared_game), {"text": "one too many"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 429
+    assert "too fast" in response.content.decode()
+    assert ChatMessage.objects.count() == 5
+
+
+def test_html_in_a_message_is_shown_as_text(client, alice, geared_game):
+    client.force_login(alice)
+    client.post(chat_url(geared_game), {"text": "<script>alert(1)</script><b>bold</b>"})
+    page = client.get(geared_game.get_absolute_url()).content.decode()
+    assert "<script>alert(1)</script>" not in page
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;&lt;b&gt;bold&lt;/b&gt;" in page
+
+
+def test_a_non_player_can_neither_read_nor_post(client, carol, geared_game):
+    client.force_login(carol)
+    assert client.post(chat_url(geared_game), {"text": "let me in"}).status_code == 404
+    assert client.get(chat_url(geared_game)).status_code == 404
+    assert not ChatMessage.objects.exists()
+    # the game is public: carol may watch, but the chat is for its players
+    assert "Message the table" not in client.get(geared_game.get_absolute_url()).content.decode()
+
+
+def test_anonymous_visitors_are_sent_to_log_in(client, geared_game):
+    response = client.post(chat_url(geared_game), {"text": "hi"})
+    assert response.status_code == 302 and reverse("account_login") in response.url
+    assert not ChatMessage.objects.exists()
+
+
+def test_a_player_reports_a_message_with_a_reason(client, alice, bob, geared_game):
+    message = ChatMessage.objects.create(game=geared_game, author=bob, text="rude words")
+    client.force_login(alice)
+    url = reverse("chat_report", args=[geared_game.pk, message.pk])
+    response = client.post(url, {"reason": "insult"}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 200
+    assert "a moderator will look" in response.content.decode()
+    report = Report.objects.get()
+    assert (report.reporter, report.message, report.reason, report.state) == (
+        alice,
+        message,
+        "insult",
+        "open",
+    )
+    again = client.post(url, {"reason": "again"}, HTTP_HX_REQUEST="true")
+    assert again.status_code == 409 and Report.objects.count() == 1
+
+
+def test_a_report_needs_a_reason(client, alice, bob, geared_game):
+    message = ChatMessage.objects.create(game=geared_game, author=bob, text="hm")
+    client.force_login(alice)
+    url = reverse("chat_report", args=[geared_game.pk, message.pk])
+    response = client.post(url, {"reason": " "}, HTTP_HX_REQUEST="true")
+    assert response.status_code == 400 and not Report.objects.exists()
+
+
+def test_a_player_cannot_report_a_message_in_a_game_they_are_not_in(
+    client, bob, carol, geared_game
+):
+    message = ChatMessage.objects.create(game=geared_game, author=bob, text="hm")
+    client.force_login(carol)
+    url = reverse("chat_report", args=[geared_game.pk, message.pk])
+    assert client.post(url, {"reason": "spam"}).status_code == 404
+    assert not Report.objects.exists()
+
+
+def test_the_poll_says_when_the_chat_changed(client, alice, bob, geared_game):
+    client.force_login(alice)
+    poll = reverse("game_poll", args=[geared_game.pk])
+    v, c = geared_game.version, geared_game.chat_seq
+    assert client.get(poll, {"v": v, "c": c}).status_code == 204
+    ChatMessage.objects.create(game=geared_game, author=bob, text="x")
+    Game.objects.filter(pk=geared_game.pk).update(chat_seq=c + 1)
+    response = client.get(poll, {"v": v, "c": c})
+    assert response.status_code == 200 and response.headers["X-Refresh"] == "chat"
