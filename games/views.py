@@ -199,6 +199,10 @@ def _game_context(request: HttpRequest, game: Game, seat: Seat | None) -> dict:
         "version": game.version,
         "is_my_turn": me is not None and me in engines.seats_to_act(game.kind, game.state),
         "nav_section": "my_games",
+        # A visitor by the join link keeps the token on the page's own links (log, refresh).
+        "token_query": f"?token={game.join_token}"
+        if seat is None and request.GET.get("token") == game.join_token
+        else "",
     }
     if seat is not None:
         context["chat_messages"] = _chat_messages(game)

@@ -212,12 +212,6 @@ def test_o18_a_visitor_with_the_join_link_can_follow_the_game_without_seeing_pro
         assert wrong.status_code == 404, name
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="known bug: the page's log link and live-update URLs drop the join link's token, "
-    "so a visitor by the link gets 404s from them (reported; the live-update code is being "
-    "rewritten)",
-)
 def test_o18_the_pages_own_links_keep_the_join_links_token(alice, bob, carol):
     game = _mid_turn_two(alice, bob, carol, public=False)
     page = text(Client().get(game.get_absolute_url(), {"token": game.join_token}))
