@@ -37,3 +37,9 @@ def rules_game(request: HttpRequest, game: str) -> HttpResponse:
 @cache_control(max_age=86400, public=True)
 def favicon(request: HttpRequest) -> HttpResponse:
     return redirect(static("favicon.svg"), permanent=True)
+
+
+def healthz(request: HttpRequest) -> HttpResponse:
+    """A fixed response with no database and no session: for load balancers, and the bare-stack
+    reference in the benchmarks (bench/)."""
+    return HttpResponse("ok", content_type="text/plain")

@@ -137,3 +137,9 @@ def test_production_refuses_to_start_without_a_secret_key():
     result = _manage("check", **PRODUCTION | {"SECRET_KEY": ""})
     assert result.returncode != 0
     assert "SECRET_KEY must be set" in result.stderr
+
+
+def test_healthz_is_a_fixed_response_without_the_database(client, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        response = client.get("/healthz/")
+    assert response.status_code == 200 and response.content == b"ok"
