@@ -139,6 +139,7 @@ def test_production_refuses_to_start_without_a_secret_key():
     assert "SECRET_KEY must be set" in result.stderr
 
 
+@pytest.mark.django_db
 def test_healthz_is_a_fixed_response_without_the_database(client, django_assert_num_queries):
     with django_assert_num_queries(0):
         response = client.get("/healthz/")
