@@ -261,11 +261,13 @@ def start_game(user: User, game_id: int) -> Game:
         Seat.objects.bulk_update(seats, ["position", "robots"])
         eng = engines.engine(game.kind)
         game.state = eng.new_game([s.seat_id for s in seats], seed=game.seed, options=options)
+        game.options = options  # exactly what the engine got: with the seed, it replays the game
         game.status = Status.ACTIVE
         game.started = timezone.now()
         _after_change(game, new_turn=True)
         game.save(
             update_fields=[
+                "options",
                 "seed",
                 "state",
                 "status",

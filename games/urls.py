@@ -11,6 +11,7 @@ urlpatterns = [
     path("games/<int:game_id>/poll/", views.poll, name="game_poll"),
     path("games/<int:game_id>/move/", views.move, name="game_move"),
     path("games/<int:game_id>/log/", views.game_log, name="game_log"),
+    path("games/<int:game_id>/replay/", views.game_replay, name="game_replay"),
     path("games/<int:game_id>/join/", views.join, name="game_join"),
     path("games/<int:game_id>/leave/", views.leave, name="game_leave"),
     path("games/<int:game_id>/start/", views.start, name="game_start"),

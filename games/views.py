@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import json
 
 from django.contrib import messages
@@ -15,7 +16,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
-from games import engines, moderation, services
+from games import engines, moderation, replay, services
 from games.forms import NewGameForm
 from games.geared.text import describe as describe_geared
 from games.geared.views import view_event
@@ -578,6 +579,42 @@ def chat_report(request: HttpRequest, game_id: int, message_id: int) -> HttpResp
             raise Http404(exc.message) from None
         return _chat_response(request, game_id, error=exc.message, status=exc.status)
     return _chat_response(request, game_id, notice="Thank you: a moderator will look at it.")
+
+
+@require_GET
+def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A finished game, step by step: replayed from its seed and its move log, each step shown
+    as the visitor's own seat saw it then (or as a spectator)."""
+    game = _visible_game(request, game_id, token=request.GET.get("token"))
+    if not game.is_over or not game.state:
+        raise Http404("A game can be replayed once it is over.")
+    moves = replay.moves_of(game)
+    try:
+        step = min(max(int(request.GET.get("step", len(moves))), 0), len(moves))
+    except ValueError:
+        step = len(moves)
+    past = copy.copy(game)
+    past.state = replay.replay(game, moves, step)
+    request.GET = request.GET.copy()
+    request.GET.clear()  # no selection on a replay
+    context = _game_context(request, past, services.seat_of(game, request.user))
+    context.update(
+        step=step,
+        steps=len(moves),
+        move=moves[step - 1] if step else None,
+        board=f"games/{game.kind}.html#game",
+        jumps=sorted(
+            {
+                0,
+                max(0, step - 10),
+                max(0, step - 1),
+                min(len(moves), step + 1),
+                min(len(moves), step + 10),
+                len(moves),
+            }
+        ),
+    )
+    return render(request, "games/replay.html", context)
 
 
 @login_required

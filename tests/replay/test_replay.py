@@ -1,0 +1,94 @@
+"""A finished game replays step by step from its seed and its move log."""
+
+import pytest
+from django.urls import reverse
+
+from games import engines, services
+from games.geared.bots import greedy_bot
+from games.models import Game, Move, Seat, Status
+from games.replay import moves_of, replay
+
+pytestmark = pytest.mark.django_db
+
+
+def finished_geared(alice, bob) -> Game:
+    game = services.create_game(
+        alice, services.NewGame(kind="geared", seat_count=2, target=300, public=False)
+    )
+    services.join_game(bob, game.pk, token=game.join_token)
+    services.start_game(alice, game.pk)
+    eng = engines.engine("geared")
+    users = {alice.pk: alice, bob.pk: bob}
+    import random
+
+    rng = random.Random(7)
+    for _ in range(2000):
+        game.refresh_from_db()
+        if game.status != Status.ACTIVE:
+            break
+        seat = Seat.objects.get(game=game, position=int(eng.current_seat(game.state)))
+        view = eng.view(game.state, seat.seat_id)
+        action = greedy_bot(view, eng.legal_actions(game.state, seat.seat_id), rng)
+        services.submit_action(users[seat.user_id], game.pk, game.version, action)
+    game.refresh_from_db()
+    assert game.status == Status.FINISHED
+    return game
+
+
+def test_replaying_every_move_gives_the_stored_state(alice, bob):
+    game = finished_geared(alice, bob)
+    assert replay(game, moves_of(game)) == game.state
+
+
+def test_the_replay_page_shows_each_step_as_the_visitor_saw_it(client, alice, bob, carol):
+    game = finished_geared(alice, bob)
+    steps = Move.objects.filter(game=game).count()
+    client.force_login(alice)
+    url = reverse("game_replay", args=[game.pk])
+    start = client.get(url, {"step": 0})
+    assert start.status_code == 200
+    assert f"Step 0 of {steps}" in start.content.decode()
+    assert "The cards are dealt." in start.content.decode()
+    end = client.get(url).content.decode()
+    assert f"Step {steps} of {steps}" in end and "won with" in end
+    assert str(game.seed) not in end
+    client.force_login(carol)  # private game, not hers
+    assert client.get(url).status_code == 404
+
+
+def test_a_game_in_play_cannot_be_replayed(client, alice, bob):
+    game = services.create_game(alice, services.NewGame(kind="geared", seat_count=2, public=True))
+    services.join_game(bob, game.pk)
+    services.start_game(alice, game.pk)
+    client.force_login(alice)
+    assert client.get(reverse("game_replay", args=[game.pk])).status_code == 404
+
+
+def test_an_out_of_gears_game_with_bots_replays_to_its_stored_state(
+    alice, django_capture_on_commit_callbacks
+):
+    import random
+
+    from games.outofgears.bots import greedy_bot as oog_greedy
+
+    game = services.create_game(
+        alice,
+        services.NewGame(kind="outofgears", seat_count=3, bots=("greedy", "random")),
+    )
+    with django_capture_on_commit_callbacks(execute=True):
+        services.start_game(alice, game.pk)  # the bots program on commit
+    eng = engines.engine("outofgears")
+    rng = random.Random(3)
+    seat = Seat.objects.get(game=game, user=alice)
+    for _ in range(60):
+        game.refresh_from_db()
+        if game.status != Status.ACTIVE:
+            break
+        legal = eng.legal_actions(game.state, seat.seat_id)
+        action = oog_greedy(eng.view(game.state, seat.seat_id), legal, rng)
+        with django_capture_on_commit_callbacks(execute=True):  # resolution and bots follow
+            services.submit_action(alice, game.pk, game.version, action)
+    game.refresh_from_db()
+    assert game.status == Status.FINISHED
+    assert Move.objects.filter(game=game, kind=Move.Kind.RESOLVE).count() == game.state["turn"]
+    assert replay(game, moves_of(game)) == game.state
