@@ -119,6 +119,9 @@ class Seat(models.Model):
     to_act = models.BooleanField(default=False)
     missed_deadlines = models.PositiveSmallIntegerField(default=0)
     seen_version = models.PositiveIntegerField(default=0)
+    # The newest event (Geared) or turn story (Out of Gears) this player has been shown, so the
+    # page can mark what is new since their last visit.
+    seen_mark = models.PositiveIntegerField(default=0)
     replaced_user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,

@@ -171,8 +171,7 @@ def _render_game(
     template = f"games/{game.kind}.html"
     if request.htmx and not request.htmx.boosted:
         template += "#game"
-    elif seat is not None and seat.seen_version != game.version:
-        Seat.objects.filter(pk=seat.pk).update(seen_version=game.version)
+    _mark_seen(seat, game, context)
     return render(request, template, context, status=status)
 
 
@@ -181,6 +180,15 @@ def _free_robots(game: Game) -> list[tuple[int, str]]:
         return []
     taken = {r for s in game.seats.all() for r in s.robots}
     return [(n, COLOURS[n]) for n in range(1, 9) if n not in taken]
+
+
+def _mark_seen(seat: Seat | None, game: Game, context: dict) -> None:
+    """Remember what this player has now been shown (one UPDATE, only when it changed)."""
+    if seat is None:
+        return
+    mark = context.get("mark_now", seat.seen_mark)
+    if seat.seen_version != game.version or seat.seen_mark != mark:
+        Seat.objects.filter(pk=seat.pk).update(seen_version=game.version, seen_mark=mark)
 
 
 def _game_context(request: HttpRequest, game: Game, seat: Seat | None) -> dict:
@@ -207,16 +215,19 @@ def _game_context(request: HttpRequest, game: Game, seat: Seat | None) -> dict:
     }
     if seat is not None:
         context["chat_messages"] = _chat_messages(game)
+    seen = seat.seen_mark if seat is not None and seat.seen_version else None
     if game.kind == "geared":
-        context.update(_geared_context(request, game, view, legal, names, me))
+        context.update(_geared_context(request, game, view, legal, names, me, seen))
     else:
-        context.update(_oog_context(view, legal, names))
+        context.update(_oog_context(view, legal, names, seen))
         context["fragment_url"] = reverse("game_fragment", args=[game.pk])
         context["resolving"] = view["all_programmed"] and not view["over"]
     return context
 
 
-def _geared_context(request, game: Game, view: dict, legal: list, names: dict, me) -> dict:
+def _geared_context(
+    request, game: Game, view: dict, legal: list, names: dict, me, seen: int | None
+) -> dict:
     sel = Selection.parse(request.GET)
     ui = offer(view, legal, sel)
     only_discard = ui["only_discard"]
@@ -269,7 +280,11 @@ def _geared_context(request, game: Game, view: dict, legal: list, names: dict, m
         "part_links": part_links,
         "highlight": {c.build for c in ui["choices"] if c.build is not None},
         "fragment_url": reverse("game_fragment", args=[game.pk]),
-        "events": [describe_geared(e, names, me) for e in reversed(view["events"])],
+        "events": [
+            {"text": describe_geared(e, names, me), "new": seen is not None and e["n"] > seen}
+            for e in reversed(view["events"])
+        ],
+        "mark_now": view["events"][-1]["n"] if view["events"] else 0,
         "players": players,
         "turn_name": names.get(view["turn"], ""),
     }
@@ -285,7 +300,7 @@ def _program_sentence(entry: dict) -> str:
     return f"{ACTION_LABELS[action]} junkyard {number}"
 
 
-def _oog_context(view: dict, legal: list[dict], names: dict) -> dict:
+def _oog_context(view: dict, legal: list[dict], names: dict, seen: int | None) -> dict:
     """The Out of Gears page: junkyards in a ring, robots, my program form, the last story."""
     robot_names = {key: r["player"] for key, r in view["robots"].items()}
     robots = []
@@ -350,6 +365,8 @@ def _oog_context(view: dict, legal: list[dict], names: dict) -> dict:
             for e in story.get("revealed", [])
         ],
         "story": [describe_oog(e, robot_names) for e in story.get("events", [])],
+        "story_new": seen is not None and story.get("turn", 0) > seen,
+        "mark_now": story.get("turn", 0),
         "ranking": sorted(robots, key=lambda r: -r["points"]),
     }
 
@@ -362,8 +379,7 @@ def game_fragment(request: HttpRequest, game_id: int) -> HttpResponse:
     request.htmx = True  # the fragment, even for a plain GET
     context = _game_context(request, game, services.seat_of(game, request.user))
     seat = context["seat"]
-    if seat is not None and seat.seen_version != game.version:
-        Seat.objects.filter(pk=seat.pk).update(seen_version=game.version)
+    _mark_seen(seat, game, context)
     return render(request, f"games/{game.kind}.html#game", context)
 
 

@@ -252,3 +252,13 @@ def snapshot(game: Game) -> tuple:
         repr(game.state["programs"]),
         game.status,
     )
+
+
+def has_story_heading(html: str, turn: int) -> bool:
+    """The story section's heading for `turn` ("Turn 3", with or without its "new" badge)."""
+    import re
+
+    return (
+        re.search(rf"<h2>Turn {turn}( <span class=\"badge badge-new\">new</span>)?</h2>", html)
+        is not None
+    )

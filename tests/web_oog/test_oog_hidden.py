@@ -15,6 +15,7 @@ from tests.web_oog.helpers import (
     checked,
     client_for,
     gear_count,
+    has_story_heading,
     post_program,
     program,
     public_gear_count,
@@ -138,7 +139,7 @@ def test_o18_the_log_shows_only_resolved_turns(alice, bob, carol, django_user_mo
         response = client.get(reverse("game_log", args=[game.pk]))
         assert response.status_code == 200, name
         page = text(response)
-        assert "<h2>Turn 1</h2>" in page, name
+        assert has_story_heading(page, 1), name
         assert "Programs: Red: Defend · Yellow: Defend · Black: Defend" in page, name
         assert "Turn 2" not in page, name
         for sentence_ in hidden:

@@ -15,6 +15,7 @@ from tests.web_oog.helpers import (
     create_by_lobby,
     error_text,
     greedy_program,
+    has_story_heading,
     join_by_link,
     offered,
     page_version,
@@ -93,7 +94,7 @@ def test_o17_advanced_game_both_robots_are_programmed_in_one_form(alice, bob):
         ] == [(r, chosen[r]["action"], chosen[r]["number"]) for r in (1, 2, 5, 6)]
         # The response to the last program already shows the resolved turn.
         page = text(response)
-        assert f"<h2>Turn {turn}</h2>" in story_section(page)
+        assert has_story_heading(story_section(page), turn)
         assert revealed(page) == [f"{r} {sentence(chosen[r])}" for r in (1, 2, 5, 6)]
 
     assert Move.objects.filter(game=game, kind=Move.Kind.ACTION).count() == 6
@@ -210,7 +211,7 @@ def test_o18_the_log_lists_every_resolved_turn_with_its_revealed_programs(alice,
         robot_names = {str(r): p for r, p in {1: "Alice", 2: "Bob", 3: "Carol"}.items()}
         # Latest first.
         for section, story in zip(sections, reversed(game.state["story"]), strict=True):
-            assert f"<h2>Turn {story['turn']}</h2>" in section
+            assert has_story_heading(section, story["turn"])
             programs = " · ".join(
                 f"{COLOUR_NAMES[e['robot']]}: {sentence(e)}" for e in story["revealed"]
             )

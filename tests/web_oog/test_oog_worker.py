@@ -11,6 +11,7 @@ from tests.web_oog.helpers import (
     client_for,
     create_by_lobby,
     greedy_program,
+    has_story_heading,
     join_by_link,
     offered,
     page_version,
@@ -78,7 +79,7 @@ def test_three_friends_play_a_whole_game_each_turn_resolved_by_the_worker(
         expected = [f"{r} {sentence(chosen[r])}" for r in sorted(chosen)]
         for name, client in clients.items():
             page = text(client.get(game.get_absolute_url()))
-            assert f"<h2>Turn {turn}</h2>" in story_section(page), name
+            assert has_story_heading(story_section(page), turn), name
             assert revealed(page) == expected, name
             assert submitted_line(page) == "", "a new turn starts with no program in"
 
