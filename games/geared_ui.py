@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass, field
 
-from games.geared.cards import card_name
+from games.geared.cards import DECK_SIZE, card_name
 
 
 @dataclass
@@ -36,7 +36,10 @@ class Selection:
     @classmethod
     def parse(cls, params) -> Selection:
         def ints(raw: str) -> list[int]:
-            return [int(x) for x in raw.split(",") if x.strip().isdigit()][:3]
+            # Card ids only: isdigit() also accepts "²" (int() refuses it), and an id beyond the
+            # deck has no name to show.
+            ids = [int(x) for x in raw.split(",") if x.strip().isdecimal()]
+            return [x for x in ids if x < DECK_SIZE][:3]
 
         def one(name: str) -> int | None:
             found = ints(params.get(name, ""))

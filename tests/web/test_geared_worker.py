@@ -1,0 +1,110 @@
+"""Alice against two greedy bots whose moves a real Celery worker makes, on the real broker."""
+
+from __future__ import annotations
+
+import threading
+import time
+import uuid
+
+import pytest
+from celery.signals import task_postrun
+
+from config.celery import app as celery_app
+from games.geared import engine
+from games.models import Game, Move, Status
+from tests.web.helpers import (
+    client_for,
+    greedy_choice,
+    page_version,
+    post_move,
+    seat_to_act,
+    start_geared,
+    text,
+)
+
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+ALICE_TURNS = 6
+
+
+def wait_for_turn_or_end(game: Game, user, deadline_seconds: float = 10.0) -> Game:
+    deadline = time.monotonic() + deadline_seconds
+    while True:
+        game.refresh_from_db()
+        if game.status != Status.ACTIVE or seat_to_act(game).user_id == user.pk:
+            return game
+        assert time.monotonic() < deadline, "the bots did not play in time"
+        time.sleep(0.05)
+
+
+def _forget_queues(app) -> None:
+    """Celery caches its queues and router from the settings on first use."""
+    for cached in ("queues", "default_queue", "router"):
+        app.amqp.__dict__.pop(cached, None)
+    app.amqp._rtable = None
+
+
+@pytest.fixture
+def own_queue():
+    """A queue for this test alone. Other pytest processes run workers on the same Redis; a
+    task one of them takes runs against its own test database, where this game does not exist,
+    and the bots here would never move. Request it before `celery_worker`."""
+    old = celery_app.conf.task_default_queue
+    celery_app.conf.task_default_queue = f"geartable-test-{uuid.uuid4().hex}"
+    _forget_queues(celery_app)
+    yield celery_app.conf.task_default_queue
+    celery_app.conf.task_default_queue = old
+    _forget_queues(celery_app)
+
+
+@pytest.fixture
+def worker_runs():
+    """(task name, thread) of every task the worker finished."""
+    runs: list[tuple[str, threading.Thread]] = []
+
+    def record(sender=None, **_):
+        runs.append((sender.name, threading.current_thread()))
+
+    task_postrun.connect(record, weak=False)
+    yield runs
+    task_postrun.disconnect(record)
+
+
+def test_bots_moves_are_made_by_the_worker_between_alices_turns(
+    own_queue, celery_worker, worker_runs, alice
+):
+    game = start_geared([alice], bots=("greedy", "greedy"), target=1000)
+    client = client_for(alice)
+    bots = {s.pk for s in game.seats.all() if s.is_bot}
+    assert len(bots) == 2
+
+    turns = 0
+    while turns < ALICE_TURNS:
+        game = wait_for_turn_or_end(game, alice)
+        if game.status != Status.ACTIVE:
+            break
+        page = text(client.get(game.get_absolute_url()))
+        assert "Your turn" in page
+        seat = seat_to_act(game)
+        response = post_move(client, game, greedy_choice(game, seat), page_version(page), htmx=True)
+        assert response.status_code == 200
+        turns += 1
+    game = wait_for_turn_or_end(game, alice)
+    assert turns == ALICE_TURNS or game.status == Status.FINISHED
+
+    moves = list(Move.objects.filter(game=game).order_by("seq").select_related("seat"))
+    assert [m.seq for m in moves] == list(range(1, len(moves) + 1))
+    assert sum(1 for m in moves if m.seat.user_id == alice.pk) == turns
+    bot_moves = [m for m in moves if m.seat_id in bots]
+    assert {m.seat_id for m in bot_moves} == bots
+    assert len(bot_moves) >= 2 * (turns - 1)
+    played_by_worker = [t for name, t in worker_runs if name == "games.tasks.play_bots"]
+    assert played_by_worker
+    assert threading.main_thread() not in played_by_worker
+
+    # The worker went through the same write path: the log replays to the stored state.
+    names = {s.seat_id: s.name for s in game.seats.all()}
+    state = engine.new_game(sorted(names), seed=game.seed, options={"target": 1000, "names": names})
+    for m in moves:
+        state = engine.apply(state, m.seat.seat_id, m.action)
+    assert state == game.state

@@ -1,0 +1,329 @@
+"""The lobby and the table before the start: create, join, leave, start, invite."""
+
+from __future__ import annotations
+
+import pytest
+from django.core import mail
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import User
+from games import services
+from games.models import Game, Invitation, Kind, Seat, Status
+from tests.web.helpers import client_for, text
+
+pytestmark = pytest.mark.django_db
+
+GOOD = {
+    "kind": "geared",
+    "seat_count": 3,
+    "target": 300,
+    "turn_seconds": 0,
+    "bots": 0,
+    "bot_kind": "greedy",
+}
+
+
+def open_game(creator, *, seats=3, public=False) -> Game:
+    return services.create_game(
+        creator, services.NewGame(kind=Kind.GEARED, seat_count=seats, public=public)
+    )
+
+
+def flash(client, url) -> str:
+    return text(client.get(url))
+
+
+# --- create ----------------------------------------------------------------------------------
+
+
+def test_it_creates_a_game_and_seats_the_creator(alice_client, alice):
+    response = alice_client.post(reverse("create_game"), {**GOOD, "bots": 1, "public": "on"})
+    game = Game.objects.get()
+    assert response.status_code == 302
+    assert response["Location"] == game.get_absolute_url()
+    assert (game.kind, game.seat_count, game.public, game.status) == ("geared", 3, True, "open")
+    assert game.options == {"target": 300}
+    assert [(s.user_id, s.bot) for s in game.seats.order_by("pk")] == [
+        (alice.pk, ""),
+        (None, "greedy"),
+    ]
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"seat_count": 9}, "Select a valid choice"),
+        ({"seat_count": 7}, "This game is for 2 to 6 players."),
+        ({"bots": 3}, "Leave at least one seat for a person: yours."),
+        ({"bots": 5}, "Leave at least one seat for a person: yours."),
+        ({"target": 301}, "Select a valid choice"),
+        ({"kind": "chess"}, "Select a valid choice"),
+    ],
+)
+def test_it_refuses_bad_values_with_form_errors_and_creates_nothing(alice_client, change, message):
+    response = alice_client.post(reverse("create_game"), {**GOOD, **change})
+    assert response.status_code == 400
+    assert message in text(response)
+    assert 'class="errorlist' in text(response)
+    assert not Game.objects.exists()
+
+
+def test_a_visitor_cannot_create_a_game(client):
+    response = client.post(reverse("create_game"), GOOD)
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("account_login"))
+    assert not Game.objects.exists()
+
+
+# --- join ------------------------------------------------------------------------------------
+
+
+def test_it_joins_a_public_game_from_the_lobby(alice, bob):
+    game = open_game(alice, public=True)
+    private = open_game(alice)
+    client = client_for(bob)
+    lobby = text(client.get(reverse("lobby")))
+    assert game.get_absolute_url() in lobby
+    assert private.get_absolute_url() not in lobby
+    response = client.post(reverse("game_join", args=[game.pk]))
+    assert response.status_code == 302
+    assert response["Location"] == game.get_absolute_url()
+    assert game.seats.filter(user=bob).exists()
+    assert "Leave the game" in flash(client, game.get_absolute_url())
+
+
+def test_a_private_game_needs_its_token_to_join(alice, bob):
+    game = open_game(alice)
+    client = client_for(bob)
+    assert client.post(reverse("game_join", args=[game.pk])).status_code == 404
+    response = client.post(reverse("game_join", args=[game.pk]), {"token": "not-the-token"})
+    assert response.status_code == 404
+    assert not game.seats.filter(user=bob).exists()
+
+    response = client.post(reverse("game_join", args=[game.pk]), {"token": game.join_token})
+    assert response.status_code == 302
+    assert game.seats.filter(user=bob).exists()
+    assert client.get(response["Location"]).status_code == 200
+
+
+def test_joining_twice_takes_one_seat(alice, bob):
+    game = open_game(alice, public=True)
+    client = client_for(bob)
+    client.post(reverse("game_join", args=[game.pk]))
+    client.post(reverse("game_join", args=[game.pk]))
+    assert game.seats.filter(user=bob).count() == 1
+
+
+@pytest.mark.parametrize("public", [True, False])
+def test_joining_a_full_game_says_it_is_full(alice, bob, carol, public):
+    game = open_game(alice, seats=2, public=public)
+    services.join_game(bob, game.pk, token=game.join_token)
+    client = client_for(carol)
+    response = client.post(
+        reverse("game_join", args=[game.pk]), {"token": "" if public else game.join_token}
+    )
+    assert response.status_code == 302
+    assert not game.seats.filter(user=carol).exists()
+    page = client.get(response["Location"])
+    assert page.status_code == 200
+    assert "This game is full." in text(page)
+
+
+def test_joining_a_started_game_says_it_has_started(alice, bob, carol):
+    game = open_game(alice, seats=2, public=True)
+    services.join_game(bob, game.pk)
+    services.start_game(alice, game.pk)
+    client = client_for(carol)
+    response = client.post(reverse("game_join", args=[game.pk]))
+    assert response.status_code == 302
+    assert "This game has already started." in flash(client, response["Location"])
+    assert not game.seats.filter(user=carol).exists()
+
+
+# --- leave -----------------------------------------------------------------------------------
+
+
+def test_a_player_leaves_before_the_start(alice, bob):
+    game = open_game(alice, public=True)
+    services.join_game(bob, game.pk)
+    client = client_for(bob)
+    response = client.post(reverse("game_leave", args=[game.pk]))
+    assert response.status_code == 302
+    assert response["Location"] == reverse("my_games")
+    assert "You left the game." in flash(client, response["Location"])
+    assert not game.seats.filter(user=bob).exists()
+    game.refresh_from_db()
+    assert game.status == Status.OPEN
+
+
+def test_the_creator_leaving_aborts_the_game(alice, bob):
+    game = open_game(alice, public=True)
+    services.join_game(bob, game.pk)
+    response = client_for(alice).post(reverse("game_leave", args=[game.pk]))
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.status == Status.ABORTED
+    assert game.finished is not None
+    assert game.get_absolute_url() not in text(client_for(bob).get(reverse("lobby")))
+    response = client_for(bob).post(reverse("game_join", args=[game.pk]))
+    assert game.status == Status.ABORTED
+
+
+def test_nobody_leaves_a_started_game_by_the_leave_button(alice, bob):
+    game = open_game(alice, seats=2, public=True)
+    services.join_game(bob, game.pk)
+    services.start_game(alice, game.pk)
+    client = client_for(bob)
+    response = client.post(reverse("game_leave", args=[game.pk]))
+    assert response.status_code == 302
+    assert "The game has started: resign instead." in flash(client, response["Location"])
+    assert game.seats.filter(user=bob).exists()
+
+
+# --- start -----------------------------------------------------------------------------------
+
+
+def test_only_the_creator_starts_the_game(alice, bob):
+    game = open_game(alice, seats=2, public=True)
+    services.join_game(bob, game.pk)
+    client = client_for(bob)
+    response = client.post(reverse("game_start", args=[game.pk]))
+    assert response.status_code == 302
+    assert "Only the player who created the game can start it." in flash(
+        client, response["Location"]
+    )
+    game.refresh_from_db()
+    assert game.status == Status.OPEN
+    assert game.state is None
+
+
+def test_a_game_starts_only_when_every_seat_is_filled(alice, bob):
+    game = open_game(alice, seats=3, public=True)
+    services.join_game(bob, game.pk)
+    client = client_for(alice)
+    response = client.post(reverse("game_start", args=[game.pk]))
+    assert response.status_code == 302
+    assert "Wait until all 3 seats are filled." in flash(client, response["Location"])
+    game.refresh_from_db()
+    assert game.status == Status.OPEN
+
+
+def test_starting_seats_everyone_in_order_and_one_seat_must_act(alice, bob, carol):
+    game = open_game(alice, seats=3)
+    for user in (bob, carol):
+        services.join_game(user, game.pk, token=game.join_token)
+    response = client_for(alice).post(reverse("game_start", args=[game.pk]))
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.status == Status.ACTIVE
+    assert game.seed is not None and game.started is not None
+    seats = list(game.seats.all())
+    assert sorted(s.position for s in seats) == [1, 2, 3]
+    assert [s.seat_id for s in seats if s.to_act] == [game.state["seats"][game.state["turn"]]]
+    assert game.state["names"] == {s.seat_id: s.name for s in seats}
+
+
+# --- invite ----------------------------------------------------------------------------------
+
+
+def test_invite_by_username_records_it_and_lets_the_invitee_join(alice, bob):
+    game = open_game(alice)
+    client = client_for(alice)
+    response = client.post(reverse("game_invite", args=[game.pk]), {"who": " Bob "})
+    assert response.status_code == 302
+    assert "Invitation sent to Bob." in flash(client, response["Location"])
+    invitation = Invitation.objects.get()
+    assert (invitation.game, invitation.inviter, invitation.user) == (game, alice, bob)
+
+    # The invitation lets bob see the private table and join it; it is then accepted.
+    bob_client = client_for(bob)
+    assert "Alice invites you" in text(bob_client.get(reverse("my_games")))
+    assert bob_client.get(game.get_absolute_url()).status_code == 200
+    bob_client.post(reverse("game_join", args=[game.pk]))
+    assert game.seats.filter(user=bob).exists()
+    invitation.refresh_from_db()
+    assert invitation.accepted is not None
+
+
+def test_an_invitation_by_username_emails_the_games_link(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    game = open_game(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        client_for(alice).post(reverse("game_invite", args=[game.pk]), {"who": "bob"})
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == ["bob@example.com"]
+    assert "Alice" in message.subject + message.body
+    assert f"http://testserver{game.get_absolute_url()}" in message.body
+    assert Invitation.objects.get().sent is not None
+
+
+def test_an_invitation_by_email_sends_the_invitation_link(
+    alice, django_capture_on_commit_callbacks
+):
+    game = open_game(alice)
+    with django_capture_on_commit_callbacks(execute=True):
+        client_for(alice).post(reverse("game_invite", args=[game.pk]), {"who": "dora@example.com"})
+    invitation = Invitation.objects.get()
+    assert mail.outbox[0].to == ["dora@example.com"]
+    path = reverse("accept_invitation", args=[invitation.token])
+    assert f"http://testserver{path}" in mail.outbox[0].body
+
+
+def test_invite_by_email_signs_up_a_newcomer_and_seats_them(alice, settings):
+    settings.ACCOUNT_EMAIL_VERIFICATION = "none"
+    game = open_game(alice)
+    client_for(alice).post(reverse("game_invite", args=[game.pk]), {"who": "dora@example.com"})
+    invitation = Invitation.objects.get()
+    assert (invitation.user, invitation.email) == (None, "dora@example.com")
+    path = reverse("accept_invitation", args=[invitation.token])  # the e-mail's link
+
+    visitor = Client()
+    response = visitor.get(path)
+    assert response.status_code == 302
+    signup = f"{reverse('account_signup')}?next={path}"
+    assert response["Location"] == signup
+    assert visitor.get(signup).status_code == 200
+    response = visitor.post(
+        reverse("account_signup"),
+        {
+            "username": "dora",
+            "email": "dora@example.com",
+            "password1": "a-long-and-unusual-passphrase",
+            "password2": "a-long-and-unusual-passphrase",
+            "next": path,
+        },
+    )
+    assert response.status_code == 302
+    assert response["Location"] == path
+    response = visitor.get(response["Location"])
+    assert response.status_code == 302
+    assert response["Location"] == game.get_absolute_url()
+    dora = User.objects.get(username="dora")
+    assert Seat.objects.filter(game=game, user=dora).exists()
+    invitation.refresh_from_db()
+    assert invitation.user == dora and invitation.accepted is not None
+    assert visitor.get(game.get_absolute_url()).status_code == 200
+
+
+def test_invite_an_unknown_username_says_so_and_creates_nothing(alice):
+    game = open_game(alice)
+    client = client_for(alice)
+    response = client.post(reverse("game_invite", args=[game.pk]), {"who": "nobody"})
+    assert response.status_code == 302
+    assert "There is no player called “nobody”." in flash(client, response["Location"])
+    assert not Invitation.objects.exists()
+    assert not mail.outbox
+
+
+def test_an_unknown_invitation_link_is_not_found(client):
+    assert client.get(reverse("accept_invitation", args=["nope"])).status_code == 404
+
+
+def test_a_non_player_cannot_invite(alice, carol):
+    game = open_game(alice)
+    response = client_for(carol).post(reverse("game_invite", args=[game.pk]), {"who": "bob"})
+    assert response.status_code == 404
+    assert not Invitation.objects.exists()

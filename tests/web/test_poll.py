@@ -1,0 +1,133 @@
+"""The live-update check (poll) and "my games": what changed, whose turn, who won."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.models import Kind, Status
+from tests.web.helpers import advance, client_for, seat_to_act, start_geared, text
+
+pytestmark = pytest.mark.django_db
+
+
+def poll(client, game, v):
+    return client.get(reverse("game_poll", args=[game.pk]), {"v": v})
+
+
+# --- poll ------------------------------------------------------------------------------------
+
+
+def test_poll_says_204_while_nothing_changed_and_200_once_something_did(alice, bob):
+    game = start_geared([alice, bob], target=1000)
+    client = client_for(alice)
+    seen = game.version
+    assert poll(client, game, seen).status_code == 204
+    game = advance(game, 1)
+    response = poll(client, game, seen)
+    assert response.status_code == 200
+    assert response["X-Game-Version"] == str(game.version)
+    assert poll(client, game, game.version).status_code == 204
+
+
+def test_poll_stops_polling_once_the_game_is_over_and_seen(alice, bob):
+    game = start_geared([alice, bob])
+    game.status = Status.FINISHED
+    game.version += 1
+    game.save(update_fields=["status", "version"])
+    client = client_for(alice)
+    assert poll(client, game, game.version - 1).status_code == 200  # the end is not seen yet
+    assert poll(client, game, game.version).status_code == 286
+
+
+@pytest.mark.parametrize("v", ["", "seven", "1.5", "-"])
+def test_poll_refuses_a_version_that_is_not_an_integer(alice, bob, v):
+    game = start_geared([alice, bob])
+    assert poll(client_for(alice), game, v).status_code == 400
+    assert client_for(alice).get(reverse("game_poll", args=[game.pk])).status_code == 400
+
+
+def test_poll_hides_a_private_game_from_a_non_player(alice, bob, carol):
+    game = start_geared([alice, bob])
+    assert poll(client_for(carol), game, game.version).status_code == 404
+    assert poll(Client(), game, game.version).status_code == 404
+    assert poll(client_for(bob), game, game.version).status_code == 204
+
+
+def test_poll_answers_anyone_for_a_public_game(alice, bob, carol):
+    game = start_geared([alice, bob], public=True)
+    assert poll(Client(), game, game.version).status_code == 204
+    assert poll(client_for(carol), game, game.version - 1).status_code == 200
+
+
+def test_poll_for_an_unknown_game_is_not_found(alice_client):
+    assert alice_client.get(reverse("game_poll", args=[999999]), {"v": 1}).status_code == 404
+
+
+# --- my games --------------------------------------------------------------------------------
+
+
+def section(page: str, title: str) -> str:
+    """The HTML of the <section> whose heading starts with `title`."""
+    found = re.search(rf"<section>\s*<h2>{title}.*?</section>", page, re.S)
+    assert found, f"no section {title!r}"
+    return found.group(0)
+
+
+def test_my_games_lists_the_game_where_it_is_my_turn_first(alice, bob, carol):
+    waiting = start_geared([alice, bob], target=1000)
+    if seat_to_act(waiting).user_id == alice.pk:
+        waiting = advance(waiting, 1)
+    mine = start_geared([alice, carol], target=1000)
+    if seat_to_act(mine).user_id != alice.pk:
+        mine = advance(mine, 1)
+    assert seat_to_act(mine).user_id == alice.pk
+    assert seat_to_act(waiting).user_id == bob.pk
+
+    page = text(client_for(alice).get(reverse("my_games")))
+    your_turn = section(page, "Your turn")
+    assert page.index("<h2>Your turn") < page.index("<h2>Waiting for others")
+    assert mine.get_absolute_url() in your_turn
+    assert waiting.get_absolute_url() not in your_turn
+    assert waiting.get_absolute_url() in section(page, "Waiting for others")
+    assert 'class="badge badge-turn">1</span>' in your_turn
+    assert re.search(r"Your turn · 1\s*</span>", page)
+
+    bob_page = text(client_for(bob).get(reverse("my_games")))
+    assert waiting.get_absolute_url() in section(bob_page, "Your turn")
+    assert re.search(r"Your turn · 1\s*</span>", bob_page)
+
+
+def test_the_nav_counts_no_turn_when_nothing_waits(alice, bob):
+    game = start_geared([alice, bob])
+    idle = bob if seat_to_act(game).user_id == alice.pk else alice
+    page = text(client_for(idle).get(reverse("my_games")))
+    assert "Your turn ·" not in page
+    assert "Nothing waits for you." in page
+
+
+def test_finished_games_say_who_won(alice, bob):
+    game = advance(start_geared([alice, bob]), 500)
+    assert game.status == Status.FINISHED
+    winners = game.result["winners"]
+    for user in (alice, bob):
+        seat = game.seats.get(user=user)
+        expected = (
+            ("Won" if len(winners) == 1 else "Shared win") if seat.seat_id in winners else "Lost"
+        )
+        finished = section(text(client_for(user).get(reverse("my_games"))), "Finished")
+        assert game.get_absolute_url() in finished
+        assert f'<span class="outcome">{expected}</span>' in finished
+
+
+def test_open_and_aborted_games_are_listed_apart(alice, bob):
+    table = services.create_game(alice, services.NewGame(kind=Kind.GEARED, seat_count=2))
+    gone = services.create_game(alice, services.NewGame(kind=Kind.GEARED, seat_count=2))
+    services.leave_game(alice, gone.pk)
+    page = text(client_for(alice).get(reverse("my_games")))
+    assert table.get_absolute_url() in section(page, "Not started yet")
+    assert gone.get_absolute_url() not in page

@@ -1,0 +1,138 @@
+"""Pages cost a fixed number of queries, however many players, moves or games there are."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games import services
+from games.models import Kind
+from tests.conftest import make_user
+from tests.web.helpers import advance, client_for, start_geared
+
+pytestmark = pytest.mark.django_db
+
+
+def count_queries(client: Client, url: str, **params) -> int:
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url, params)
+    assert response.status_code == 200, url
+    return len(queries)
+
+
+def people(django_user_model, prefix: str, n: int):
+    return [make_user(django_user_model, f"{prefix}{i}") for i in range(n)]
+
+
+def first_view_costs(game, user) -> dict[str, int]:
+    """Queries for a player's first look at the page (it records what they have seen), a second
+    look, and the fragment."""
+    client = client_for(user)
+    page = game.get_absolute_url()
+    fragment = reverse("game_fragment", args=[game.pk])
+    return {
+        "page, first look": count_queries(client, page),
+        "page, again": count_queries(client, page),
+        "fragment": count_queries(client, fragment),
+        "fragment with a selection": count_queries(client, fragment, pick="1,2"),
+    }
+
+
+def test_the_game_page_costs_the_same_for_two_players_at_the_start_and_six_late(
+    django_user_model,
+):
+    small = start_geared(people(django_user_model, "s", 2), target=1000)
+    big = advance(start_geared(people(django_user_model, "b", 6), target=2000), 42)
+    assert big.is_active and big.move_count >= 40
+    viewer_small = small.seats.get(position=1).user
+    viewer_big = big.seats.get(position=1).user
+    assert first_view_costs(big, viewer_big) == first_view_costs(small, viewer_small)
+
+
+def test_a_spectator_pays_the_same_for_a_small_and_a_big_public_game(django_user_model):
+    small = start_geared(people(django_user_model, "s", 2), public=True, target=1000)
+    big = advance(start_geared(people(django_user_model, "b", 6), public=True, target=2000), 42)
+    for client in (Client(), client_for(make_user(django_user_model, "watcher"))):
+        costs = []
+        for game in (small, big):
+            costs.append(
+                [
+                    count_queries(client, game.get_absolute_url()),
+                    count_queries(client, reverse("game_fragment", args=[game.pk])),
+                    count_queries(client, reverse("game_log", args=[game.pk])),
+                ]
+            )
+        assert costs[0] == costs[1]
+
+
+def test_my_games_costs_the_same_with_one_game_and_twenty(alice, django_user_model):
+    others = people(django_user_model, "p", 3)
+    start_geared([alice, others[0]])
+    client = client_for(alice)
+    one = count_queries(client, reverse("my_games"))
+    for i in range(19):  # active (my turn or not), open, and finished games, with 2-3 players
+        if i % 3 == 0:
+            start_geared([alice, *others[: 1 + i % 2]])
+        elif i % 3 == 1:
+            game = services.create_game(alice, services.NewGame(kind=Kind.GEARED, seat_count=3))
+            services.join_game(others[1], game.pk, token=game.join_token)
+        else:
+            advance(start_geared([others[2], alice]), 10 if i < 9 else 500)
+    invited = services.create_game(others[0], services.NewGame(kind=Kind.GEARED, seat_count=2))
+    services.invite(others[0], invited.pk, "alice")
+    assert alice.seats.count() == 20
+    assert count_queries(client, reverse("my_games")) == one
+
+
+def test_the_lobby_costs_the_same_with_one_open_game_and_twenty(alice, bob, django_user_model):
+    hosts = people(django_user_model, "h", 20)
+
+    def open_public(host):
+        game = services.create_game(
+            host, services.NewGame(kind=Kind.GEARED, seat_count=3, public=True, bots=("greedy",))
+        )
+        services.join_game(bob, game.pk)
+
+    open_public(hosts[0])
+    costs = {}
+    for label, client in (("visitor", Client()), ("player", client_for(alice))):
+        costs[label] = [count_queries(client, reverse("lobby"))]
+    for host in hosts[1:]:
+        open_public(host)
+    for label, client in (("visitor", Client()), ("player", client_for(alice))):
+        costs[label].append(count_queries(client, reverse("lobby")))
+        assert costs[label][0] == costs[label][1], label
+
+
+def test_the_lobby_after_a_refused_create_costs_the_same_with_one_open_game_and_twenty(
+    alice, django_user_model
+):
+    hosts = people(django_user_model, "h", 20)
+    client = client_for(alice)
+    bad = {"kind": "geared", "seat_count": 7, "target": 300, "turn_seconds": 0, "bots": 0}
+
+    def refused_create() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            response = client.post(reverse("create_game"), {**bad, "bot_kind": "greedy"})
+        assert response.status_code == 400
+        return len(queries)
+
+    services.create_game(hosts[0], services.NewGame(kind=Kind.GEARED, seat_count=2, public=True))
+    one = refused_create()
+    for host in hosts[1:]:
+        services.create_game(host, services.NewGame(kind=Kind.GEARED, seat_count=2, public=True))
+    assert refused_create() == one
+
+
+@pytest.mark.parametrize("who", ["player", "spectator", "visitor"])
+def test_the_poll_costs_at_most_three_queries_with_the_session(alice, bob, carol, who):
+    game = start_geared([alice, bob], public=True)
+    client = {"player": client_for(alice), "spectator": client_for(carol), "visitor": Client()}[who]
+    for v in (game.version, game.version - 1):
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(reverse("game_poll", args=[game.pk]), {"v": v})
+        assert response.status_code in (200, 204)
+        assert len(queries) <= 3, [q["sql"] for q in queries.captured_queries]
