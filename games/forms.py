@@ -11,13 +11,13 @@ class NewGameForm(forms.Form):
         choices=[(n, f"{n} players") for n in range(2, 9)], coerce=int, initial=2, label="Players"
     )
     advanced = forms.BooleanField(
-        required=False, label="Advanced mode (Out of Gears, 2–4 players: two robots each)"
+        required=False, label="Advanced mode (2–4 players, two robots each)"
     )
     target = forms.TypedChoiceField(
         choices=[(t, f"{t} points") for t in TARGETS],
         coerce=int,
         initial=1000,
-        label="Target score (Geared)",
+        label="Target score",
     )
     turn_seconds = forms.TypedChoiceField(
         choices=TURN_TIMES, coerce=int, initial=86400, label="Time per turn"
@@ -35,10 +35,22 @@ class NewGameForm(forms.Form):
         coerce=int,
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        label="Your robot (Out of Gears)",
+        label="Your robot",
         help_text="One robot, or two in advanced mode; leave empty for a random one.",
     )
     public = forms.BooleanField(required=False, label="List in the lobby so anyone can join")
+
+    field_order = [
+        "kind",
+        "seat_count",
+        "turn_seconds",
+        "bots",
+        "bot_kind",
+        "public",
+        "target",
+        "advanced",
+        "robots",
+    ]
 
     def clean(self):
         data = super().clean()

@@ -118,6 +118,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
     for seat in groups["finished"]:
         seat.outcome = _outcome(seat)
     for seat in seats:
+        seat.others = [other.name for other in seat.game.seats.all() if other.pk != seat.pk]
         seat.news = max(0, seat.game.version - seat.seen_version) if seat.seen_version else 0
     return render(
         request,
