@@ -26,3 +26,6 @@ WHITENOISE_AUTOREFRESH = True
 DATABASES["default"].setdefault("TEST", {})["NAME"] = (  # noqa: F405
     f"test_{DATABASES['default']['NAME']}_{os.getpid()}"  # noqa: F405
 )
+# One Celery queue per pytest process too: a worker started by one test run must never take
+# the tasks of another run that uses another test database.
+CELERY_TASK_DEFAULT_QUEUE = f"geartable-test-{os.getpid()}"
