@@ -15,6 +15,7 @@ from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
 from django.db import transaction
+from django.db.models import F
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -66,8 +67,12 @@ def queue(game: Game, kind: str, seats, *, turn: int = 0, about: int = 0) -> lis
         )
         if created:
             created_ids.append(note.pk)
+    # robust: the move is committed whatever happens to its e-mail (a broker that is down, or
+    # an eager task's retry raised into the request); the failure is logged, not raised.
     for note_id in created_ids:
-        transaction.on_commit(lambda note_id=note_id: tasks.send_notification.delay(note_id))
+        transaction.on_commit(
+            lambda note_id=note_id: tasks.send_notification.delay(note_id), robust=True
+        )
     return created_ids
 
 
@@ -134,7 +139,8 @@ def _zone(user) -> zoneinfo.ZoneInfo:
 
 
 def record_failure(notification_id: int, error: str, *, final: bool) -> None:
-    fields = {"error": error[:2000]}
+    # deliver() counted the attempt inside the transaction the failure rolled back: count it here.
+    fields = {"error": error[:2000], "attempts": F("attempts") + 1}
     if final:
         fields["state"] = Notification.State.FAILED
         log.error("E-mail %s failed after its retries: %s", notification_id, error)
@@ -164,7 +170,7 @@ def _context(note: Notification) -> tuple[dict, dict]:
         headers["List-Unsubscribe"] = f"<{unsubscribe}>"
         headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     seat_id = me.seat_id if me and me.position else None
-    if game.state and note.kind == Kind.YOUR_TURN:
+    if game.state and note.kind == Kind.YOUR_TURN and game.kind == "geared":
         context["events"] = _geared_events_since_last_turn(game.state, seat_id, names)
     if (
         game.state
@@ -222,7 +228,7 @@ def send_invitation(invitation_id: int) -> bool:
     """Idempotent: an invitation is sent once, however often the task runs."""
     with transaction.atomic():
         invitation = (
-            Invitation.objects.select_for_update(skip_locked=True)
+            Invitation.objects.select_for_update(skip_locked=True, of=("self",))
             .select_related("game", "inviter", "user")
             .filter(pk=invitation_id, sent__isnull=True)
             .first()

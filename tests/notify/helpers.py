@@ -1,0 +1,132 @@
+"""Helpers for the notification tests: start games through the one write path, play turns the
+way a greedy player would, read the Notification rows and the e-mails a server received."""
+
+from __future__ import annotations
+
+import random
+import time
+from email.message import EmailMessage
+
+from games import engines, services
+from games.geared import engine as geared
+from games.geared.bots import greedy_bot
+from games.models import Game, Kind, Notification, Seat
+from games.outofgears.bots import greedy_bot as oog_greedy_bot
+
+Note = Notification.Kind
+
+
+def start_geared(users, *, turn_seconds: int = 0, target: int = 2000, bots=()) -> Game:
+    """A started Geared game: users[0] creates it, the others join with the link. The target is
+    high so that a game never ends in the middle of a test by chance."""
+    creator, *others = users
+    spec = services.NewGame(
+        kind=Kind.GEARED,
+        seat_count=len(users) + len(bots),
+        target=target,
+        turn_seconds=turn_seconds,
+        bots=tuple(bots),
+    )
+    game = services.create_game(creator, spec)
+    for user in others:
+        services.join_game(user, game.pk, token=game.join_token)
+    services.start_game(creator, game.pk)
+    game.refresh_from_db()
+    return game
+
+
+def start_oog(users, *, turn_seconds: int = 0, bots=()) -> Game:
+    creator, *others = users
+    spec = services.NewGame(
+        kind=Kind.OUTOFGEARS,
+        seat_count=len(users) + len(bots),
+        turn_seconds=turn_seconds,
+        bots=tuple(bots),
+    )
+    game = services.create_game(creator, spec)
+    for user in others:
+        services.join_game(user, game.pk, token=game.join_token)
+    services.start_game(creator, game.pk)
+    game.refresh_from_db()
+    return game
+
+
+def seat_to_act(game: Game) -> Seat:
+    """Geared: the seat whose turn it is."""
+    game.refresh_from_db()
+    return game.seats.select_related("user").get(position=int(geared.current_seat(game.state)))
+
+
+def seat_of(game: Game, user) -> Seat:
+    return game.seats.select_related("user").get(user=user)
+
+
+def greedy_choice(game: Game, seat: Seat) -> dict:
+    view = geared.view(game.state, seat.seat_id)
+    legal = geared.legal_actions(game.state, seat.seat_id)
+    return greedy_bot(view, legal, random.Random(f"{game.pk}:{game.version}"))
+
+
+def end_turn_choice(game: Game, seat: Seat) -> dict:
+    """A greedy action that ends the turn (no rearranging first)."""
+    legal = [a for a in geared.legal_actions(game.state, seat.seat_id) if a["type"] != "rearrange"]
+    view = geared.view(game.state, seat.seat_id)
+    return greedy_bot(view, legal, random.Random(f"{game.pk}:{game.version}"))
+
+
+def play_turn(game: Game) -> Seat:
+    """Geared: the player to act plays one action that ends their turn. Returns their seat."""
+    seat = seat_to_act(game)
+    services.submit_action(seat.user, game.pk, game.version, end_turn_choice(game, seat))
+    game.refresh_from_db()
+    return seat
+
+
+def oog_program(game: Game, seat: Seat) -> dict:
+    view = engines.engine("outofgears").view(game.state, seat.seat_id)
+    legal = engines.engine("outofgears").legal_actions(game.state, seat.seat_id)
+    return oog_greedy_bot(view, legal, random.Random(f"{game.pk}:{game.turn}:{seat.seat_id}"))
+
+
+def submit_program(game: Game, user) -> None:
+    game.refresh_from_db()
+    seat = seat_of(game, user)
+    services.submit_action(user, game.pk, game.turn_version, oog_program(game, seat))
+
+
+def notes(game: Game, kind: str | None = None, **filters):
+    rows = Notification.objects.filter(game=game, **filters)
+    return rows.filter(kind=kind) if kind else rows
+
+
+def recipients(game: Game, kind: str, **filters) -> list[str]:
+    return sorted(notes(game, kind, **filters).values_list("user__username", flat=True))
+
+
+def wait_for(predicate, *, seconds: float = 10.0, what: str = "the condition"):
+    """Poll until `predicate()` is truthy (the worker works in its own thread)."""
+    deadline = time.monotonic() + seconds
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {seconds} s waiting for {what}")
+        time.sleep(0.05)
+
+
+# --- reading a received e-mail -----------------------------------------------------------------
+
+
+def text_part(message: EmailMessage) -> str:
+    return message.get_body(preferencelist=("plain",)).get_content()
+
+
+def html_part(message: EmailMessage) -> str:
+    return message.get_body(preferencelist=("html",)).get_content()
+
+
+def unsubscribe_url(message: EmailMessage) -> str:
+    header = str(message["List-Unsubscribe"])
+    assert header.startswith("<") and header.endswith(">"), header
+    return header[1:-1]

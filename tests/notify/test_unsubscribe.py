@@ -1,0 +1,138 @@
+"""The unsubscribe link of an e-mail: one click, no log-in, one kind of e-mail off; a link that
+is forged, altered or for an account that is gone changes nothing."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.conf import settings
+from django.core import signing
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import User
+from games import notifications, services
+from tests.notify.helpers import play_turn, seat_to_act, start_geared, unsubscribe_url
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def link_path(message) -> str:
+    url = unsubscribe_url(message)
+    assert url.startswith(settings.SITE_URL)
+    return url.removeprefix(settings.SITE_URL)
+
+
+def prefs(*users) -> list[tuple[bool, bool]]:
+    return [
+        (u.notify_turn, u.notify_reminder)
+        for u in User.objects.filter(pk__in=[u.pk for u in users]).order_by("pk")
+    ]
+
+
+@pytest.fixture
+def turn_email(smtp_mail, alice, bob):
+    """The "your turn" e-mail the SMTP server received for the player after the first move."""
+    game = start_geared([alice, bob], turn_seconds=86400)
+    smtp_mail.messages.clear()
+    mover = play_turn(game).user
+    waiting = bob if mover == alice else alice
+    (message,) = smtp_mail.to(waiting.email)
+    return game, waiting, message
+
+
+def test_the_link_from_a_received_email_turns_turn_emails_off_without_logging_in(turn_email):
+    game, waiting, message = turn_email
+    response = Client().get(link_path(message))
+    assert response.status_code == 200
+    assert "We will no longer send" in response.content.decode()
+    waiting.refresh_from_db()
+    assert waiting.notify_turn is False
+    assert waiting.notify_reminder is True, "only the kind the e-mail was about"
+
+
+def test_one_click_post_from_a_mail_client_works_without_csrf_or_session(turn_email):
+    game, waiting, message = turn_email
+    client = Client(enforce_csrf_checks=True)
+    response = client.post(
+        link_path(message),
+        "List-Unsubscribe=One-Click",
+        content_type="application/x-www-form-urlencoded",
+    )
+    assert response.status_code == 200
+    waiting.refresh_from_db()
+    assert waiting.notify_turn is False
+
+
+def test_the_reminder_link_turns_reminders_off(smtp_mail, alice, bob):
+    game = start_geared([alice, bob], turn_seconds=86400)
+    waiting = seat_to_act(game).user
+    smtp_mail.messages.clear()
+    assert services.remind(game.pk, game.turn, now=game.deadline - timedelta(hours=2)) == 1
+    (message,) = smtp_mail.to(waiting.email)
+    assert Client().get(link_path(message)).status_code == 200
+    waiting.refresh_from_db()
+    assert (waiting.notify_turn, waiting.notify_reminder) == (True, False)
+
+
+def test_the_link_works_twice(turn_email):
+    game, waiting, message = turn_email
+    assert Client().get(link_path(message)).status_code == 200
+    assert Client().get(link_path(message)).status_code == 200
+    waiting.refresh_from_db()
+    assert waiting.notify_turn is False
+
+
+def altered(token: str, index: int) -> str:
+    chars = list(token)
+    chars[index] = "B" if chars[index] != "B" else "C"
+    return "".join(chars)
+
+
+def assert_refused(response) -> None:
+    assert response.status_code == 400
+    page = response.content.decode()
+    assert "This link is not valid" in page
+    assert "Nothing was changed" in page
+
+
+@pytest.mark.parametrize("method", ["get", "post"])
+def test_a_forged_token_is_refused_and_changes_nothing(alice, bob, method):
+    before = prefs(alice, bob)
+    for token in (
+        "forged",
+        signing.dumps({"u": alice.pk, "p": "notify_turn"}, salt="another.salt"),
+        signing.dumps({"u": alice.pk, "p": "notify_turn"}, key="not-our-secret-key-0123456789"),
+    ):
+        response = getattr(Client(), method)(reverse("unsubscribe", args=[token]))
+        assert_refused(response)
+    assert prefs(alice, bob) == before
+
+
+def test_a_token_altered_by_one_character_is_refused(alice):
+    token = notifications.unsubscribe_token(alice, "notify_turn")
+    payload_end = token.index(":")
+    for index in (1, payload_end - 1, payload_end + 3, len(token) - 2):
+        response = Client().get(reverse("unsubscribe", args=[altered(token, index)]))
+        assert_refused(response)
+    alice.refresh_from_db()
+    assert alice.notify_turn is True
+
+
+def test_a_signed_token_for_another_field_is_refused(alice):
+    # Even with our key, the link may only touch the two e-mail switches.
+    token = signing.dumps(
+        {"u": alice.pk, "p": "is_active"}, salt=notifications.UNSUBSCRIBE_SALT, compress=True
+    )
+    assert_refused(Client().get(reverse("unsubscribe", args=[token])))
+    alice.refresh_from_db()
+    assert alice.is_active is True
+
+
+def test_a_token_of_a_deleted_user_is_refused(carol, alice):
+    token = notifications.unsubscribe_token(carol, "notify_turn")
+    before = prefs(alice)
+    carol.delete()
+    assert_refused(Client().get(reverse("unsubscribe", args=[token])))
+    assert prefs(alice) == before
