@@ -232,6 +232,7 @@ class Notification(models.Model):
     class State(models.TextChoices):
         PENDING = "pending", "Pending"
         SENT = "sent", "Sent"
+        SKIPPED = "skipped", "Not sent: no longer wanted"
         FAILED = "failed", "Failed after retries"
 
     kind = models.CharField(max_length=20, choices=Kind.choices)

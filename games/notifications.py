@@ -120,8 +120,8 @@ def deliver(notification_id: int) -> bool:
             return False
         note.attempts += 1
         if not may_mail(note.user, note.kind):  # preferences may have changed since queued
-            note.state, note.error = Notification.State.SENT, "skipped: not wanted any more"
-            note.save(update_fields=["state", "error", "attempts"])
+            note.state = Notification.State.SKIPPED
+            note.save(update_fields=["state", "attempts"])
             return False
         context, headers = _context(note)
         with timezone.override(_zone(note.user)):  # deadlines in the player's own time zone

@@ -48,6 +48,10 @@ def send_notification(self, notification_id: int) -> bool:
         if final:
             return False
         raise self.retry(exc=exc, countdown=min(600, 5 * 2**self.request.retries)) from exc
+    except Exception as exc:  # a bug, not the mail server: retrying would not help
+        log.exception("E-mail %s could not be built", notification_id)
+        notifications.record_failure(notification_id, repr(exc), final=True)
+        return False
 
 
 @shared_task(bind=True, acks_late=True, max_retries=5)
