@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import pytest
 
-
 PASSWORD = "correct-horse-battery-staple"
 
 
@@ -52,6 +51,7 @@ def celery_worker(settings):
     from celery.contrib.testing.worker import start_worker
 
     from config.celery import app
+
     app.conf.task_always_eager = False
     settings.CELERY_TASK_ALWAYS_EAGER = False
     try:
