@@ -41,6 +41,32 @@ def common_level(entries: Entries) -> int | None:
     return level
 
 
+def placement_ok(existing: Entries, incoming: Entries) -> bool:
+    """True exactly when placement_error finds nothing to say (the fast path of apply)."""
+    present = 0
+    wild = False
+    for c, _ in existing:
+        present |= TYPE_BIT[c]
+        if IS_WILD[c]:
+            wild = True
+    for c, _ in incoming:
+        bit = TYPE_BIT[c]
+        if present & bit:
+            return False
+        present |= bit
+        if IS_WILD[c]:
+            wild = True
+    if wild:
+        level = existing[0][1] if existing else incoming[0][1]
+        for _, lv in existing:
+            if lv != level:
+                return False
+        for _, lv in incoming:
+            if lv != level:
+                return False
+    return True
+
+
 def placement_error(existing: Entries, incoming: Entries, whose: str = "Your") -> str | None:
     """Why `incoming` cannot join a build holding `existing` (G9, G12), or None if it can."""
     present = {PART[c]: c for c, _ in existing}

@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 
 from games.geared import moves
-from games.geared.builds import common_level, placement_error, score
+from games.geared.builds import common_level, placement_error, placement_ok, score
 from games.geared.cards import (
     ACTION,
     ACTION_NAMES,
@@ -140,8 +140,11 @@ def apply(state: dict, seat: str, action: dict) -> dict:
     handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise IllegalMove(f"Unknown action type {kind!r}.")
-    new = _clone(state)
+    new = dict(state)
+    new[_OWN] = set()  # see _w
+    new["events"] = list(state["events"])  # every action records an event
     handler(new, seat, action)
+    del new[_OWN]
     return new
 
 
@@ -170,22 +173,52 @@ def canonical_action(state: dict, seat: str, action: dict) -> dict:
     return a
 
 
-def _clone(s: dict) -> dict:
-    """A copy sharing only what is never mutated (event and bike records, card tables)."""
-    n = dict(s)
-    n["hands"] = {k: list(v) for k, v in s["hands"].items()}
-    n["draw"] = list(s["draw"])
-    n["discard"] = list(s["discard"])
-    n["builds"] = {
-        k: [{"id": b["id"], "cards": list(b["cards"])} for b in v] for k, v in s["builds"].items()
-    }
-    n["bikes"] = {k: list(v) for k, v in s["bikes"].items()}
-    n["scored"] = {k: list(v) for k, v in s["scored"].items()}
-    n["scores"] = dict(s["scores"])
-    n["wild_levels"] = list(s["wild_levels"])
-    n["events"] = list(s["events"])
-    n["winners"] = list(s["winners"])
-    return n
+# `apply` works on a shallow copy of the state that shares every container (hands, builds,
+# piles...) with the input until it is first written: callers treat states as read-only, so
+# successive states share what did not change. Every write goes through the helpers below,
+# which copy a container once per apply; the set of containers already copied is kept in the
+# draft under the private key _OWN (not a string, so never a state field), removed at the end.
+_OWN = object()
+
+
+def _w(s: dict, key: str):
+    """The top-level container `key` (a list or dict), writable."""
+    own = s[_OWN]
+    if key not in own:
+        own.add(key)
+        value = s[key]
+        s[key] = list(value) if isinstance(value, list) else dict(value)
+    return s[key]
+
+
+def _w_seat(s: dict, key: str, seat: str) -> list:
+    """The list `s[key][seat]` ("hands", "bikes", "scored"), writable."""
+    own = s[_OWN]
+    mark = (key, seat)
+    if mark not in own:
+        own.add(mark)
+        container = _w(s, key)
+        container[seat] = list(container[seat])
+    return s[key][seat]
+
+
+def _w_builds(s: dict, owner: str) -> list[dict]:
+    """`owner`'s incomplete builds, writable: the list, each build dict and its cards."""
+    own = s[_OWN]
+    mark = ("builds", owner)
+    if mark not in own:
+        own.add(mark)
+        builds = _w(s, "builds")
+        builds[owner] = [{"id": b["id"], "cards": list(b["cards"])} for b in builds[owner]]
+    return s["builds"][owner]
+
+
+def _w_build(s: dict, owner: str, build: dict) -> dict:
+    """The writable copy of `build`, one of `owner`'s builds (found before copying)."""
+    for b in _w_builds(s, owner):
+        if b["id"] == build["id"]:
+            return b
+    raise AssertionError("build not found")  # pragma: no cover
 
 
 # --- validation helpers ------------------------------------------------------------------------
@@ -195,12 +228,16 @@ def _fields(action: dict, required: tuple[str, ...], optional: tuple[str, ...] =
     for key in required:
         if key not in action:
             raise IllegalMove(f"This action needs a {key!r}.")
+    if len(action) == len(required):
+        return  # every field is a required one
     extra = set(action) - set(required) - set(optional)
     if extra:
         raise IllegalMove(f"Unexpected field {sorted(extra)[0]!r} in this action.")
 
 
 def _card_id(value: object, what: str = "card") -> int:
+    if type(value) is int and 0 <= value < DECK_SIZE:
+        return value
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < DECK_SIZE:
         raise IllegalMove(f"The {what} must be a card id from 0 to {DECK_SIZE - 1}.")
     return value
@@ -235,7 +272,7 @@ def _find_part(s: dict, cid: int) -> tuple[str, dict] | None:
 
 
 def _own_build(s: dict, seat: str, build_id: object) -> dict:
-    if isinstance(build_id, bool) or not isinstance(build_id, int):
+    if type(build_id) is not int and (isinstance(build_id, bool) or not isinstance(build_id, int)):
         raise IllegalMove("A destination must be one of your build ids or a new build.")
     for b in s["builds"][seat]:
         if b["id"] == build_id:
@@ -244,6 +281,8 @@ def _own_build(s: dict, seat: str, build_id: object) -> dict:
 
 
 def _check_placement(s: dict, existing: list[int], incoming: list[tuple[int, int]]) -> None:
+    if placement_ok(_entries(s, existing), incoming):
+        return
     error = placement_error(_entries(s, existing), incoming)
     if error:
         raise IllegalMove(error)
@@ -259,11 +298,12 @@ def _event(s: dict, seat: str | None, kind: str, **data: object) -> None:
 def _new_build(s: dict, seat: str) -> dict:
     b = {"id": s["next_build_id"], "cards": []}
     s["next_build_id"] += 1
-    s["builds"][seat].append(b)
+    _w_builds(s, seat).append(b)
     return b
 
 
 def _take_from_build(s: dict, owner: str, build: dict, cid: int) -> None:
+    """`build` must be writable (from _w_build / _w_builds)."""
     build["cards"].remove(cid)
     if not build["cards"]:
         s["builds"][owner] = [b for b in s["builds"][owner] if b is not build]
@@ -272,12 +312,12 @@ def _take_from_build(s: dict, owner: str, build: dict, cid: int) -> None:
 def _place(s: dict, build: dict, cid: int, level: int | None) -> None:
     build["cards"].append(cid)
     if IS_WILD[cid]:
-        s["wild_levels"][cid - FIRST_WILD] = level
+        _w(s, "wild_levels")[cid - FIRST_WILD] = level
 
 
 def _clear_wild(s: dict, cid: int) -> None:
     if IS_WILD[cid]:
-        s["wild_levels"][cid - FIRST_WILD] = None
+        _w(s, "wild_levels")[cid - FIRST_WILD] = None
 
 
 def _complete_if_full(s: dict, seat: str, build: dict) -> None:
@@ -290,10 +330,22 @@ def _complete_if_full(s: dict, seat: str, build: dict) -> None:
     for c in cards:
         _clear_wild(s, c)
     bike = {"cards": cards, "points": points, "set": is_set, "level": level}
-    s["bikes"][seat].append(bike)
-    s["scored"][seat].append(bike)
-    s["scores"][seat] += points
-    _event(s, seat, "completed", build=build["id"], **bike)
+    _w_seat(s, "bikes", seat).append(bike)
+    _w_seat(s, "scored", seat).append(bike)
+    _w(s, "scores")[seat] += points
+    events = s["events"]
+    events.append(
+        {
+            "n": len(events) + 1,
+            "seat": seat,
+            "type": "completed",
+            "build": build["id"],
+            "cards": cards,
+            "points": points,
+            "set": is_set,
+            "level": level,
+        }
+    )
 
 
 def _reached_target(s: dict, seat: str) -> bool:
@@ -314,20 +366,24 @@ def _reshuffle(s: dict, seat: str) -> bool:
     """G17: the discard pile and every completed bike become the new draw pile."""
     pile = list(s["discard"])
     bikes = 0
+    all_bikes = _w(s, "bikes")
     for owner in s["seats"]:
-        for bike in s["bikes"][owner]:
+        for bike in all_bikes[owner]:
             pile.extend(bike["cards"])
             bikes += 1
-        s["bikes"][owner] = []
+        all_bikes[owner] = []
+        s[_OWN].add(("bikes", owner))
     if not pile:
         return False
     for c in pile:
         _clear_wild(s, c)
     s["discard"] = []
+    s[_OWN].add("discard")
     rng = random.Random(s["rng"])
     rng.shuffle(pile)
     s["rng"] = rng.getrandbits(64)
     s["draw"] = pile
+    s[_OWN].add("draw")
     _event(s, seat, "reshuffled", count=len(pile), bikes=bikes)
     return True
 
@@ -338,10 +394,20 @@ def _end_turn(s: dict, seat: str, draw_count: int) -> None:
     for _ in range(draw_count):
         if not s["draw"] and not _reshuffle(s, seat):
             break
-        drawn.append(s["draw"].pop())
+        drawn.append(_w(s, "draw").pop())
     if drawn:
-        s["hands"][seat] = sorted(s["hands"][seat] + drawn)
-        _event(s, seat, "drew", count=len(drawn), cards=drawn)
+        _w(s, "hands")[seat] = sorted(s["hands"][seat] + drawn)
+        s[_OWN].add(("hands", seat))
+        events = s["events"]
+        events.append(
+            {
+                "n": len(events) + 1,
+                "seat": seat,
+                "type": "drew",
+                "count": len(drawn),
+                "cards": drawn,
+            }
+        )
     s["turn"] = (s["turn"] + 1) % len(s["seats"])
     s["turn_number"] += 1
     # G8 corner (ruling): with every hand and the draw pile empty nobody can ever draw again.
@@ -351,8 +417,8 @@ def _end_turn(s: dict, seat: str, draw_count: int) -> None:
 
 
 def _discard_action_card(s: dict, seat: str, cid: int) -> None:
-    s["hands"][seat].remove(cid)
-    s["discard"].append(cid)
+    _w_seat(s, "hands", seat).remove(cid)
+    _w(s, "discard").append(cid)
 
 
 # --- the actions -------------------------------------------------------------------------------
@@ -370,16 +436,22 @@ def _do_play(s: dict, seat: str, a: dict) -> None:
         _card_id(c)
     if len(set(cards)) != len(cards):
         raise IllegalMove("A card can be played only once.")
+    hand = s["hands"][seat]
+    printed = set()
+    has_wild = False
     for c in cards:
-        _in_hand(s, seat, c)
+        if c not in hand:
+            raise IllegalMove(f"You do not hold card {c}.")
         if not IS_PART[c]:
             raise IllegalMove(
                 f"{card_name(c)} is an Action card: play it on its own, not with parts."
             )
-    printed = {LEVEL[c] for c in cards if not IS_WILD[c]}
+        if IS_WILD[c]:
+            has_wild = True
+        else:
+            printed.add(LEVEL[c])
     if len(printed) > 1:
         raise IllegalMove("Parts played together must all be of the same level.")
-    has_wild = any(IS_WILD[c] for c in cards)
     if has_wild:
         if "level" not in a:
             raise IllegalMove("Say which level the wild takes.")
@@ -406,23 +478,28 @@ def _do_play(s: dict, seat: str, a: dict) -> None:
         existing = [] if isinstance(key, str) else _own_build(s, seat, key)["cards"]
         _check_placement(s, existing, [(c, level) for c in group])
     # The play (G5), then completions (G10).
+    _w_builds(s, seat)
+    hand = _w_seat(s, "hands", seat)
     placed: dict[int, int] = {}
     touched = []
     for key, group in groups.items():
         build = _new_build(s, seat) if isinstance(key, str) else _own_build(s, seat, key)
         touched.append(build)
         for c in group:
-            s["hands"][seat].remove(c)
+            hand.remove(c)
             _place(s, build, c, level)
             placed[c] = build["id"]
     order = sorted(placed)
-    _event(
-        s,
-        seat,
-        "played",
-        cards=order,
-        builds=[placed[c] for c in order],
-        level=level if has_wild else None,
+    events = s["events"]
+    events.append(
+        {
+            "n": len(events) + 1,
+            "seat": seat,
+            "type": "played",
+            "cards": order,
+            "builds": [placed[c] for c in order],
+            "level": level if has_wild else None,
+        }
     )
     for build in touched:
         _complete_if_full(s, seat, build)
@@ -453,6 +530,8 @@ def _do_rearrange(s: dict, seat: str, a: dict) -> None:
         if target is source:
             raise IllegalMove("That part is already in that build.")
         _check_placement(s, target["cards"], [(card, level)])
+        target = _w_build(s, seat, target)
+    source = _w_build(s, seat, source)
     _take_from_build(s, seat, source, card)
     if target is None:
         target = _new_build(s, seat)
@@ -494,9 +573,10 @@ def _do_remove(s: dict, seat: str, a: dict) -> None:
         raise IllegalMove("There is no part on the table to remove.")
     target, owner, build = _table_part(s, a["target"], "target")
     target_level = _level_of(s, target)
+    build = _w_build(s, owner, build)
     _take_from_build(s, owner, build, target)
     _clear_wild(s, target)
-    s["discard"].append(target)
+    _w(s, "discard").append(target)
     _discard_action_card(s, seat, card)
     _event(
         s,
@@ -531,9 +611,12 @@ def _do_steal(s: dict, seat: str, a: dict) -> None:
     if dest is not None:
         _check_placement(s, dest["cards"], [(target, level)])
     target_level = _level_of(s, target)
+    source = _w_build(s, owner, source)
     _take_from_build(s, owner, source, target)
     if dest is None:
         dest = _new_build(s, seat)
+    else:
+        dest = _w_build(s, seat, dest)
     _place(s, dest, target, level)
     _discard_action_card(s, seat, card)
     _event(
@@ -593,12 +676,14 @@ def _do_swap(s: dict, seat: str, a: dict) -> None:
     if isinstance(levels, str):
         raise IllegalMove(levels)
     mine_level, theirs_level = _level_of(s, mine), _level_of(s, theirs)
+    mine_build = _w_build(s, seat, mine_build)
+    their_build = _w_build(s, owner, their_build)
     mine_build["cards"][mine_build["cards"].index(mine)] = theirs
     their_build["cards"][their_build["cards"].index(theirs)] = mine
     if IS_WILD[theirs]:
-        s["wild_levels"][theirs - FIRST_WILD] = levels[0]
+        _w(s, "wild_levels")[theirs - FIRST_WILD] = levels[0]
     if IS_WILD[mine]:
-        s["wild_levels"][mine - FIRST_WILD] = levels[1]
+        _w(s, "wild_levels")[mine - FIRST_WILD] = levels[1]
     _discard_action_card(s, seat, card)
     _event(
         s,

@@ -41,13 +41,13 @@ def _infos(wl: list, builds: list[dict]) -> list[tuple[int, int, bool, int | Non
     return [_build_info(wl, b["cards"], b["id"]) for b in builds]
 
 
-def _fits(infos: list, bit: int, wild: bool, level: int) -> tuple:
+def _fits(infos: list, bit: int, wild: bool, level: int) -> list:
     """The ids of the builds a part (type `bit`, at `level`) may join: G9, G12."""
     if wild:
-        return tuple(bid for bid, m, _, b_level in infos if not m & bit and b_level == level)
-    return tuple(
+        return [bid for bid, m, _, b_level in infos if not m & bit and b_level == level]
+    return [
         bid for bid, m, b_wild, b_level in infos if not m & bit and (not b_wild or b_level == level)
-    )
+    ]
 
 
 def legal_actions(state: dict, seat: str) -> list[dict]:
@@ -142,68 +142,85 @@ def _dests(candidates: tuple, clashes: tuple) -> tuple:
     return found
 
 
+# A part's signature for the combination tables: 4 * level + type (a wild's level is 0).
+_SIG = tuple(4 * LEVEL[c] + PART[c] if IS_PART[c] else 0 for c in range(len(LEVEL)))
+
+
+def _combo_table(size: int) -> tuple:
+    """For every combination of signatures: None if the parts cannot be played together (two
+    printed levels), else (the levels to list, holds a wild, the pairs of one type)."""
+    table = []
+    for sigs in product(range(24), repeat=size):
+        levels = [s >> 2 for s in sigs]
+        types = [s & 3 for s in sigs]
+        printed = {lv for lv in levels if lv}
+        if len(printed) > 1 or 3 in types:
+            table.append(None)
+            continue
+        clashes = tuple(
+            (i, j) for i in range(size) for j in range(i + 1, size) if types[i] == types[j]
+        )
+        table.append((tuple(printed) or ALL_LEVELS, not all(levels), clashes))
+    return tuple(table)
+
+
+_PAIRS = _combo_table(2)
+_TRIPLES = _combo_table(3)
+
+
 def _plays(parts: list[int], infos: list, acts: list[dict]) -> None:
     """Plays of 1, 2, then 3 parts: combinations in hand order, then each level (all five for
     wilds alone), then every assignment of destinations (existing builds in order, then new)."""
     append = acts.append
-    # Candidate destinations of each card at each level it can take.
-    cands: dict[tuple[int, int], tuple] = {}
+    # Candidate destinations of each card at each level it can take (index: level).
+    cands: dict[int, list] = {}
     for c in parts:
         bit = TYPE_BIT[c]
+        row: list = [None] * 6
         if IS_WILD[c]:
             for lv in ALL_LEVELS:
-                cands[c, lv] = (*_fits(infos, bit, True, lv), "new1")
+                row[lv] = (*_fits(infos, bit, True, lv), _NEW)
         else:
-            cands[c, LEVEL[c]] = (*_fits(infos, bit, False, LEVEL[c]), "new1")
+            row[LEVEL[c]] = (*_fits(infos, bit, False, LEVEL[c]), _NEW)
+        cands[c] = row
     # One card: the candidates are the destinations.
     for c in parts:
+        row = cands[c]
         if IS_WILD[c]:
             for lv in ALL_LEVELS:
-                for d in cands[c, lv]:
+                for d in row[lv][:-1]:
                     append({"type": "play", "cards": [c], "builds": [d], "level": lv})
+                append({"type": "play", "cards": [c], "builds": ["new1"], "level": lv})
         else:
-            for d in cands[c, LEVEL[c]]:
+            lv = LEVEL[c]
+            for d in row[lv][:-1]:
                 append({"type": "play", "cards": [c], "builds": [d]})
-    n = len(parts)
-    if n < 2:
+            append({"type": "play", "cards": [c], "builds": ["new1"]})
+    if len(parts) < 2:
         return
-    raw: dict[tuple[int, int], tuple] = {}
-    for key, value in cands.items():
-        raw[key] = (*value[:-1], _NEW)
+    sig = _SIG
     for c0, c1 in combinations(parts, 2):
-        l0, l1 = LEVEL[c0], LEVEL[c1]
-        if l0 and l1:
-            if l0 != l1:
-                continue
-            levels: tuple = (l0,)
-            wild = False
-        else:
-            levels = (l0 or l1,) if (l0 or l1) else ALL_LEVELS
-            wild = True
-        clashes = ((0, 1),) if PART[c0] == PART[c1] else ()
+        info = _PAIRS[sig[c0] * 24 + sig[c1]]
+        if info is None:
+            continue
+        levels, wild, clashes = info
+        r0, r1 = cands[c0], cands[c1]
         for lv in levels:
-            for d0, d1 in _dests((raw[c0, lv], raw[c1, lv]), clashes):
+            for d0, d1 in _dests((r0[lv], r1[lv]), clashes):
                 if wild:
                     append({"type": "play", "cards": [c0, c1], "builds": [d0, d1], "level": lv})
                 else:
                     append({"type": "play", "cards": [c0, c1], "builds": [d0, d1]})
-    if n < 3:
+    if len(parts) < 3:
         return
     for c0, c1, c2 in combinations(parts, 3):
-        l0, l1, l2 = LEVEL[c0], LEVEL[c1], LEVEL[c2]
-        printed = {lv for lv in (l0, l1, l2) if lv}
-        if len(printed) > 1:
+        info = _TRIPLES[sig[c0] * 576 + sig[c1] * 24 + sig[c2]]
+        if info is None:
             continue
-        wild = not (l0 and l1 and l2)
-        levels = (printed.pop(),) if printed else ALL_LEVELS
-        p0, p1, p2 = PART[c0], PART[c1], PART[c2]
-        clashes = tuple(
-            pair
-            for pair, same in (((0, 1), p0 == p1), ((0, 2), p0 == p2), ((1, 2), p1 == p2))
-            if same
-        )
+        levels, wild, clashes = info
+        r0, r1, r2 = cands[c0], cands[c1], cands[c2]
         for lv in levels:
-            for d0, d1, d2 in _dests((raw[c0, lv], raw[c1, lv], raw[c2, lv]), clashes):
+            for d0, d1, d2 in _dests((r0[lv], r1[lv], r2[lv]), clashes):
                 if wild:
                     append(
                         {
@@ -281,23 +298,37 @@ def _steals(state: dict, seat: str, sc: int, infos: list, acts: list[dict]) -> N
                     append({"type": "steal", "card": sc, "target": t, "to": "new"})
 
 
-# A part on the table for swaps: (card, type, level, is wild).
+# A part on the table for swaps: (card, type, level, is wild, signature), the signature being
+# an int naming (type, level, is wild); a part that stays behind when its neighbour leaves is
+# described by the same tuple.
 
 
-def _parts(wl: list, cards: list[int]) -> list[tuple[int, int, int, bool]]:
-    return [
-        (c, PART[c], wl[c - FIRST_WILD], True) if IS_WILD[c] else (c, PART[c], LEVEL[c], False)
-        for c in cards
-    ]
+def _parts(wl: list, cards: list[int]) -> list[tuple[int, int, int, bool, int]]:
+    out = []
+    for c in cards:
+        t = PART[c]
+        if IS_WILD[c]:
+            lv = wl[c - FIRST_WILD]
+            out.append((c, t, lv, True, (t, lv, True)))
+        else:
+            lv = LEVEL[c]
+            out.append((c, t, lv, False, _SIG[c]))
+    return out
 
 
-def _pairs(parts: list) -> list[tuple]:
+def _pairs(wl: list, builds: list[dict]) -> list[tuple]:
     """Each part with the one part that stays beside it when it leaves (or None).
 
     Incomplete builds hold at most two parts, so at most one stays (G10)."""
-    if len(parts) == 2:
-        return [(parts[0], parts[1]), (parts[1], parts[0])]
-    return [(p, None) for p in parts]
+    out = []
+    for b in builds:
+        parts = _parts(wl, b["cards"])
+        if len(parts) == 2:
+            out.append((parts[0], parts[1]))
+            out.append((parts[1], parts[0]))
+        else:
+            out.extend((p, None) for p in parts)
+    return out
 
 
 def _fits_beside(other: tuple | None, arriving: tuple) -> bool:
@@ -312,30 +343,32 @@ def _fits_beside(other: tuple | None, arriving: tuple) -> bool:
 
 
 def _swap_pairs(state: dict, seat: str):
-    """(my pairs, [(their part, the part that stays beside it)...]) for the swap checks."""
+    """(my pairs, the opponents' pairs) for the swap checks, in listing order."""
     wl = state["wild_levels"]
     builds = state["builds"]
-    mine = []
-    for b in builds[seat]:
-        mine += _pairs(_parts(wl, b["cards"]))
     theirs = []
     for owner in state["seats"]:
         if owner != seat:
-            for b in builds[owner]:
-                theirs += _pairs(_parts(wl, b["cards"]))
-    return mine, theirs
+            theirs += _pairs(wl, builds[owner])
+    return _pairs(wl, builds[seat]), theirs
 
 
 def _swaps(state: dict, seat: str, wc: int, acts: list[dict]) -> None:
     mine, theirs = _swap_pairs(state, seat)
     append = acts.append
+    # Which of my parts can swap with a part depends only on what the two parts are, not which
+    # copies: memoise per (their part's signature, its neighbour's).
+    memo: dict[tuple, list[int]] = {}
     for t, t_other in theirs:
+        key = (t[4], t_other[4] if t_other is not None else None)
+        fit = memo.get(key)
+        if fit is None:
+            fit = memo[key] = [
+                m[0] for m, m_other in mine if _fits_beside(m_other, t) and _fits_beside(t_other, m)
+            ]
         t_card = t[0]
-        for m, m_other in mine:
-            if (m_other is None or _fits_beside(m_other, t)) and (
-                t_other is None or _fits_beside(t_other, m)
-            ):
-                append({"type": "swap", "card": wc, "mine": m[0], "theirs": t_card})
+        for m_card in fit:
+            append({"type": "swap", "card": wc, "mine": m_card, "theirs": t_card})
 
 
 def _any_swap(state: dict, seat: str) -> bool:
