@@ -38,7 +38,18 @@ def _build_info(wl: list, cards: list[int], bid: int) -> tuple[int, int, bool, i
 
 
 def _infos(wl: list, builds: list[dict]) -> list[tuple[int, int, bool, int | None]]:
-    return [_build_info(wl, b["cards"], b["id"]) for b in builds]
+    out = []
+    for b in builds:
+        cards = b["cards"]
+        if len(cards) == 1:  # the common case, inline
+            c = cards[0]
+            if IS_WILD[c]:
+                out.append((b["id"], TYPE_BIT[c], True, wl[c - FIRST_WILD]))
+            else:
+                out.append((b["id"], TYPE_BIT[c], False, LEVEL[c]))
+        else:
+            out.append(_build_info(wl, cards, b["id"]))
+    return out
 
 
 def _fits(infos: list, bit: int, wild: bool, level: int) -> list:
@@ -114,13 +125,22 @@ _NEW_PATTERNS = {
 }
 
 # (candidate destinations per card, clashing pairs) -> every destination list, in order.
+# Destinations are positions: i >= 0 is the seat's i-th build, -1, -2, -3 are "new1", "new2",
+# "new3" (see _names), so the same few shapes recur all game long whatever the build ids.
 _DESTS: dict[tuple, tuple] = {}
 _DESTS_LIMIT = 50_000
 
 
+def _names(infos: list) -> list:
+    """What each destination position stands for: build ids, then the new labels backwards."""
+    names: list = [info[0] for info in infos]
+    names += ("new3", "new2", "new1")
+    return names
+
+
 def _dests(candidates: tuple, clashes: tuple) -> tuple:
     """Every destination assignment, with canonical new labels, where no two parts of one type
-    share a build. Memoised: the same few shapes recur all game long."""
+    share a build (memoised)."""
     key = (candidates, clashes)
     found = _DESTS.get(key)
     if found is not None:
@@ -131,7 +151,7 @@ def _dests(candidates: tuple, clashes: tuple) -> tuple:
         for pattern in _NEW_PATTERNS[len(fresh)]:
             dests = list(choice)
             for k, i in enumerate(fresh):
-                dests[i] = NEW_LABELS[pattern[k]]
+                dests[i] = -1 - pattern[k]
             if clashes and any(dests[i] == dests[j] for i, j in clashes):
                 continue
             out.append(tuple(dests))
@@ -168,10 +188,28 @@ _PAIRS = _combo_table(2)
 _TRIPLES = _combo_table(3)
 
 
+def _fit_positions(infos: list, bit: int, wild: bool, level: int) -> tuple:
+    """The positions of the builds a part (type `bit`, at `level`) may join, then _NEW."""
+    if wild:
+        return (
+            *[i for i in range(len(infos)) if not infos[i][1] & bit and infos[i][3] == level],
+            _NEW,
+        )
+    return (
+        *[
+            i
+            for i in range(len(infos))
+            if not infos[i][1] & bit and (not infos[i][2] or infos[i][3] == level)
+        ],
+        _NEW,
+    )
+
+
 def _plays(parts: list[int], infos: list, acts: list[dict]) -> None:
     """Plays of 1, 2, then 3 parts: combinations in hand order, then each level (all five for
     wilds alone), then every assignment of destinations (existing builds in order, then new)."""
     append = acts.append
+    names = _names(infos)
     # Candidate destinations of each card at each level it can take (index: level).
     cands: dict[int, list] = {}
     for c in parts:
@@ -179,22 +217,22 @@ def _plays(parts: list[int], infos: list, acts: list[dict]) -> None:
         row: list = [None] * 6
         if IS_WILD[c]:
             for lv in ALL_LEVELS:
-                row[lv] = (*_fits(infos, bit, True, lv), _NEW)
+                row[lv] = _fit_positions(infos, bit, True, lv)
         else:
-            row[LEVEL[c]] = (*_fits(infos, bit, False, LEVEL[c]), _NEW)
+            row[LEVEL[c]] = _fit_positions(infos, bit, False, LEVEL[c])
         cands[c] = row
     # One card: the candidates are the destinations.
     for c in parts:
         row = cands[c]
         if IS_WILD[c]:
             for lv in ALL_LEVELS:
-                for d in row[lv][:-1]:
-                    append({"type": "play", "cards": [c], "builds": [d], "level": lv})
+                for i in row[lv][:-1]:
+                    append({"type": "play", "cards": [c], "builds": [names[i]], "level": lv})
                 append({"type": "play", "cards": [c], "builds": ["new1"], "level": lv})
         else:
             lv = LEVEL[c]
-            for d in row[lv][:-1]:
-                append({"type": "play", "cards": [c], "builds": [d]})
+            for i in row[lv][:-1]:
+                append({"type": "play", "cards": [c], "builds": [names[i]]})
             append({"type": "play", "cards": [c], "builds": ["new1"]})
     if len(parts) < 2:
         return
@@ -208,9 +246,16 @@ def _plays(parts: list[int], infos: list, acts: list[dict]) -> None:
         for lv in levels:
             for d0, d1 in _dests((r0[lv], r1[lv]), clashes):
                 if wild:
-                    append({"type": "play", "cards": [c0, c1], "builds": [d0, d1], "level": lv})
+                    append(
+                        {
+                            "type": "play",
+                            "cards": [c0, c1],
+                            "builds": [names[d0], names[d1]],
+                            "level": lv,
+                        }
+                    )
                 else:
-                    append({"type": "play", "cards": [c0, c1], "builds": [d0, d1]})
+                    append({"type": "play", "cards": [c0, c1], "builds": [names[d0], names[d1]]})
     if len(parts) < 3:
         return
     for c0, c1, c2 in combinations(parts, 3):
@@ -226,12 +271,18 @@ def _plays(parts: list[int], infos: list, acts: list[dict]) -> None:
                         {
                             "type": "play",
                             "cards": [c0, c1, c2],
-                            "builds": [d0, d1, d2],
+                            "builds": [names[d0], names[d1], names[d2]],
                             "level": lv,
                         }
                     )
                 else:
-                    append({"type": "play", "cards": [c0, c1, c2], "builds": [d0, d1, d2]})
+                    append(
+                        {
+                            "type": "play",
+                            "cards": [c0, c1, c2],
+                            "builds": [names[d0], names[d1], names[d2]],
+                        }
+                    )
 
 
 # --- Action cards ------------------------------------------------------------------------------
@@ -356,6 +407,12 @@ def _swap_pairs(state: dict, seat: str):
 def _swaps(state: dict, seat: str, wc: int, acts: list[dict]) -> None:
     mine, theirs = _swap_pairs(state, seat)
     append = acts.append
+    # My pairs flattened: (card, type, level, wild, neighbour's type, level, wild), with type -1
+    # for no neighbour; the two _fits_beside checks are inlined below.
+    flat = [
+        (m[0], m[1], m[2], m[3], -1, 0, False) if o is None else (m[0], m[1], m[2], m[3], *o[1:4])
+        for m, o in mine
+    ]
     # Which of my parts can swap with a part depends only on what the two parts are, not which
     # copies: memoise per (their part's signature, its neighbour's).
     memo: dict[tuple, list[int]] = {}
@@ -363,9 +420,23 @@ def _swaps(state: dict, seat: str, wc: int, acts: list[dict]) -> None:
         key = (t[4], t_other[4] if t_other is not None else None)
         fit = memo.get(key)
         if fit is None:
-            fit = memo[key] = [
-                m[0] for m, m_other in mine if _fits_beside(m_other, t) and _fits_beside(t_other, m)
-            ]
+            _, tt, tl, tw, _ = t
+            if t_other is None:
+                fit = [
+                    mc
+                    for mc, _, _, _, ot, ol, ow in flat
+                    if ot < 0 or (ot != tt and (not ow or tw or tl == ol))
+                ]
+            else:
+                _, xt, xl, xw, _ = t_other
+                fit = [
+                    mc
+                    for mc, mt, ml, mw, ot, ol, ow in flat
+                    if (ot < 0 or (ot != tt and (not ow or tw or tl == ol)))
+                    and xt != mt
+                    and (not xw or mw or ml == xl)
+                ]
+            memo[key] = fit
         t_card = t[0]
         for m_card in fit:
             append({"type": "swap", "card": wc, "mine": m_card, "theirs": t_card})
