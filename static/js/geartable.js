@@ -53,6 +53,19 @@
     schedule();
   }
 
+  // A refused move (400/403/409) comes back as the fragment with the error in words: htmx does
+  // not swap 4xx responses by default, so swap it when it replaces its target (#game, #chat-log).
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const status = event.detail.xhr.status;
+    const target = event.detail.target;
+    const body = event.detail.serverResponse || "";
+    if (status >= 400 && status < 500 && target && target.id &&
+        body.indexOf('id="' + target.id + '"') >= 0) {
+      event.detail.shouldSwap = true;
+      event.detail.isError = false;
+    }
+  });
+
   // After a chat message is sent, empty the box (only on success).
   document.addEventListener("htmx:afterRequest", function (event) {
     const form = event.target;

@@ -1,0 +1,133 @@
+"""Helpers for the browser tests: constants, sign-up and log-in through the pages, a watcher for
+console errors and failed requests, and a reload detector."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_FLAGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-quic",
+]
+WAIT_MS = 10_000  # generous but bounded: the machine has 2 cores and is busy
+SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+E2E_PASSWORD = "gear-up-and-ride-7391"
+
+
+# --- watching a page for problems ------------------------------------------------------------
+
+
+@dataclass
+class Problems:
+    """Console errors, uncaught exceptions and failed requests seen by the pages watched."""
+
+    items: list[str] = field(default_factory=list)
+    # Substrings of problems a test provokes on purpose (and checks itself).
+    expected: list[str] = field(default_factory=list)
+
+    def add(self, problem: str) -> None:
+        if not any(e in problem for e in self.expected):
+            self.items.append(problem)
+
+    def watch(self, page, who: str = "page"):
+        def on_console(msg):
+            if msg.type == "error":
+                self.add(f"{who}: console error: {msg.text} @ {msg.location}")
+
+        def on_response(resp):
+            if resp.status >= 400:
+                self.add(f"{who}: HTTP {resp.status} {resp.request.method} {resp.url}")
+
+        page.on("console", on_console)
+        page.on("pageerror", lambda exc: self.add(f"{who}: page error: {exc}"))
+
+        def on_failed(req):
+            # A navigation cancels what the old page had in flight (ERR_ABORTED): not a problem.
+            if "ERR_ABORTED" not in (req.failure or ""):
+                self.add(f"{who}: request failed: {req.method} {req.url} ({req.failure})")
+
+        page.on("requestfailed", on_failed)
+        page.on("response", on_response)
+        return page
+
+    def assert_none(self):
+        assert not self.items, "the browser reported problems:\n" + "\n".join(self.items)
+
+
+# --- people --------------------------------------------------------------------------------------
+
+
+def sign_up(page, live_server, username: str) -> None:
+    """Sign up through allauth's form; e-mail verification is optional, so this logs in."""
+    page.goto(f"{live_server.url}/accounts/signup/")
+    page.fill("input[name=username]", username)
+    page.fill("input[name=email]", f"{username}@example.com")
+    page.fill("input[name=password1]", E2E_PASSWORD)
+    page.fill("input[name=password2]", E2E_PASSWORD)
+    page.locator("form:has(input[name=password2]) [type=submit]").click()
+    page.wait_for_url(lambda url: "/accounts/signup/" not in url, timeout=WAIT_MS)
+
+
+def log_in(page, live_server, username: str, password: str) -> None:
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=login]", username)
+    page.fill("input[name=password]", password)
+    page.locator("form:has(input[name=password]) [type=submit]").click()
+    page.wait_for_url(lambda url: "/accounts/login/" not in url, timeout=WAIT_MS)
+
+
+def mark_page(page) -> None:
+    """Put a marker on the window: it survives htmx swaps and disappears on a reload."""
+    page.evaluate("window.__marker = 1")
+
+
+def assert_not_reloaded(page) -> None:
+    assert page.evaluate("window.__marker") == 1, "the page was reloaded"
+
+
+# --- constructing a Geared position -------------------------------------------------------------
+
+
+def give_cards(game_id: int, wanted: dict[str, list[int]]) -> None:
+    """Put each wanted card into that seat's hand by swapping it with a card of the hand that no
+    seat wants (from the draw pile or another hand), so every card stays in exactly one place;
+    then bump the version so the pages see a new position."""
+    from django.db import transaction
+
+    from games.models import Game
+
+    with transaction.atomic():
+        game = Game.objects.select_for_update().get(pk=game_id)
+        state = game.state
+        every_wanted = {c for cards in wanted.values() for c in cards}
+        for seat, cards in wanted.items():
+            hand = state["hands"][seat]
+            for card in cards:
+                if card in hand:
+                    continue
+                spare = next(c for c in hand if c not in every_wanted)
+                if card in state["draw"]:
+                    pile = state["draw"]
+                else:
+                    pile = next(h for s, h in state["hands"].items() if card in h and s != seat)
+                pile[pile.index(card)] = spare
+                hand[hand.index(spare)] = card
+        for seat in state["hands"]:
+            state["hands"][seat].sort()
+        everywhere = [c for h in state["hands"].values() for c in h] + state["draw"]
+        everywhere += state["discard"]
+        everywhere += [c for bs in state["builds"].values() for b in bs for c in b["cards"]]
+        everywhere += [c for bs in state["bikes"].values() for b in bs for c in b["cards"]]
+        assert sorted(everywhere) == list(range(96)), "a card is lost or doubled"
+        game.state = state
+        game.version += 1
+        game.save(update_fields=["state", "version"])

@@ -1,0 +1,59 @@
+"""Each game page mid-game at phone and desktop sizes: screenshots saved as test artifacts
+(test-artifacts/screenshots/), no console error or failed request (a missing favicon, a CSP
+violation), nothing wider than a phone's screen, and "whose turn" visible without scrolling."""
+
+from __future__ import annotations
+
+import pytest
+from playwright.sync_api import expect
+
+from games import services
+from tests.conftest import PASSWORD
+from tests.e2e.helpers import DESKTOP, PHONE, log_in
+from tests.web.helpers import advance, start_geared
+from tests.web_oog.helpers import greedy_program, start_oog
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+
+def geared_mid_game(alice, bob, carol):
+    game = advance(start_geared([alice, bob], target=1000), 6)
+    assert game.is_active and game.state["turn_number"] > 1
+    return game
+
+
+def outofgears_mid_game(alice, bob, carol):
+    """Turn 1 programmed greedily and resolved (tasks run eagerly here): a story to show."""
+    game = start_oog([alice, bob, carol])
+    for seat in game.seats.select_related("user"):
+        game.refresh_from_db()
+        services.submit_action(seat.user, game.pk, game.turn_version, greedy_program(game, seat))
+    game.refresh_from_db()
+    assert game.is_active and game.turn == 2
+    return game
+
+
+@pytest.mark.parametrize(
+    ("kind", "setup"), [("geared", geared_mid_game), ("outofgears", outofgears_mid_game)]
+)
+def test_game_page_at_phone_and_desktop_sizes(
+    kind, setup, live_server, new_page, problems, screenshot_dir, alice, bob, carol
+):
+    game = setup(alice, bob, carol)
+    page = new_page("alice")
+    log_in(page, live_server, "alice", PASSWORD)
+    for size_name, size in (("phone", PHONE), ("desktop", DESKTOP)):
+        page.set_viewport_size(size)
+        page.goto(f"{live_server.url}{game.get_absolute_url()}")
+        expect(page.locator("#game")).to_be_visible()
+        page.wait_for_load_state("networkidle")
+        turn_line = page.locator("#game .turn-line")
+        expect(turn_line).to_be_in_viewport()
+        path = screenshot_dir / f"{kind}-{size_name}.png"
+        page.screenshot(path=str(path), full_page=True, animations="disabled")
+        assert path.stat().st_size > 10_000
+        overflow = page.evaluate(
+            "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+        )
+        assert overflow <= 0, f"{kind} at {size_name} size scrolls sideways by {overflow} px"
+    problems.assert_none()
