@@ -2,9 +2,8 @@
 plays, Action cards, rearrangements, then discard or pass.
 
 This is the engine's hot path (bench/geared_engine.py): the code works on small tuples and
-per-call tables instead of the generic helpers of builds.py, and memoises the destination
-patterns of multi-card plays. Behaviour, including the order of the list, is locked by
-tests/unit/geared/test_geared_equivalence.py.
+precomputed tables instead of the generic helpers of builds.py. Behaviour, including the
+order of the list, is locked by tests/unit/geared/test_geared_equivalence.py.
 """
 
 from __future__ import annotations
@@ -15,7 +14,6 @@ from games.geared.cards import ACTION, FIRST_WILD, IS_PART, IS_WILD, LEVEL, PART
 
 NEW_LABELS = ("new1", "new2", "new3")
 ALL_LEVELS = (1, 2, 3, 4, 5)
-_NEW = -1
 
 
 def _build_info(wl: list, cards: list[int], bid: int) -> tuple[int, int, bool, int | None]:
@@ -123,44 +121,33 @@ _NEW_PATTERNS = {
     2: ((0, 0), (0, 1)),
     3: ((0, 0, 0), (0, 0, 1), (0, 1, 0), (0, 1, 1), (0, 1, 2)),
 }
-
-# (candidate destinations per card, clashing pairs) -> every destination list, in order.
-# Destinations are positions: i >= 0 is the seat's i-th build, -1, -2, -3 are "new1", "new2",
-# "new3" (see _names), so the same few shapes recur all game long whatever the build ids.
-_DESTS: dict[tuple, tuple] = {}
-_DESTS_LIMIT = 50_000
+_TRIPLE_PAIRS = ((0, 1), (0, 2), (1, 2))
 
 
-def _names(infos: list) -> list:
-    """What each destination position stands for: build ids, then the new labels backwards."""
-    names: list = [info[0] for info in infos]
-    names += ("new3", "new2", "new1")
-    return names
+def _label_table() -> dict[tuple[int, int], tuple]:
+    """For a play of three cards: for each set of cards going to new builds (`fresh`, bit 2 the
+    first card, bit 0 the third) and each set of pairs of one type (`clash`, bit 2 the pair
+    (0, 1), bit 1 (0, 2), bit 0 (1, 2)), the labellings of the new builds in order, leaving out
+    those that put two parts of one type into one new build. Each labelling is a 3-tuple with
+    a label where a card goes to a new build and None where it joins an existing build."""
+    table = {}
+    for fresh_bits in range(1, 8):
+        fresh = [i for i in range(3) if fresh_bits >> (2 - i) & 1]
+        for clash in range(8):
+            pairs = [p for k, p in enumerate(_TRIPLE_PAIRS) if clash >> (2 - k) & 1]
+            out = []
+            for pattern in _NEW_PATTERNS[len(fresh)]:
+                row: list = [None, None, None]
+                for k, i in enumerate(fresh):
+                    row[i] = NEW_LABELS[pattern[k]]
+                if any(row[i] is not None and row[i] == row[j] for i, j in pairs):
+                    continue
+                out.append(tuple(row))
+            table[fresh_bits, clash] = tuple(out)
+    return table
 
 
-def _dests(candidates: tuple, clashes: tuple) -> tuple:
-    """Every destination assignment, with canonical new labels, where no two parts of one type
-    share a build (memoised)."""
-    key = (candidates, clashes)
-    found = _DESTS.get(key)
-    if found is not None:
-        return found
-    out = []
-    for choice in product(*candidates):
-        fresh = [i for i, d in enumerate(choice) if d == _NEW]
-        for pattern in _NEW_PATTERNS[len(fresh)]:
-            dests = list(choice)
-            for k, i in enumerate(fresh):
-                dests[i] = -1 - pattern[k]
-            if clashes and any(dests[i] == dests[j] for i, j in clashes):
-                continue
-            out.append(tuple(dests))
-    found = tuple(out)
-    if len(_DESTS) >= _DESTS_LIMIT:
-        _DESTS.clear()
-    _DESTS[key] = found
-    return found
-
+_LABELS = _label_table()
 
 # A part's signature for the combination tables: 4 * level + type (a wild's level is 0).
 _SIG = tuple(4 * LEVEL[c] + PART[c] if IS_PART[c] else 0 for c in range(len(LEVEL)))
@@ -168,7 +155,8 @@ _SIG = tuple(4 * LEVEL[c] + PART[c] if IS_PART[c] else 0 for c in range(len(LEVE
 
 def _combo_table(size: int) -> tuple:
     """For every combination of signatures: None if the parts cannot be played together (two
-    printed levels), else (the levels to list, holds a wild, the pairs of one type)."""
+    printed levels), else (the levels to list, holds a wild, which pairs are of one type: a
+    bool for two cards, bits as in _label_table for three)."""
     table = []
     for sigs in product(range(24), repeat=size):
         levels = [s >> 2 for s in sigs]
@@ -177,10 +165,13 @@ def _combo_table(size: int) -> tuple:
         if len(printed) > 1 or 3 in types:
             table.append(None)
             continue
-        clashes = tuple(
-            (i, j) for i in range(size) for j in range(i + 1, size) if types[i] == types[j]
-        )
-        table.append((tuple(printed) or ALL_LEVELS, not all(levels), clashes))
+        if size == 2:
+            clash: object = types[0] == types[1]
+        else:
+            clash = sum(
+                1 << (2 - k) for k, (i, j) in enumerate(_TRIPLE_PAIRS) if types[i] == types[j]
+            )
+        table.append((tuple(printed) or ALL_LEVELS, not all(levels), clash))
     return tuple(table)
 
 
@@ -188,101 +179,102 @@ _PAIRS = _combo_table(2)
 _TRIPLES = _combo_table(3)
 
 
-def _fit_positions(infos: list, bit: int, wild: bool, level: int) -> tuple:
-    """The positions of the builds a part (type `bit`, at `level`) may join, then _NEW."""
-    if wild:
-        return (
-            *[i for i in range(len(infos)) if not infos[i][1] & bit and infos[i][3] == level],
-            _NEW,
-        )
-    return (
-        *[
-            i
-            for i in range(len(infos))
-            if not infos[i][1] & bit and (not infos[i][2] or infos[i][3] == level)
-        ],
-        _NEW,
-    )
-
-
 def _plays(parts: list[int], infos: list, acts: list[dict]) -> None:
     """Plays of 1, 2, then 3 parts: combinations in hand order, then each level (all five for
-    wilds alone), then every assignment of destinations (existing builds in order, then new)."""
+    wilds alone), then every assignment of destinations: the product of each card's candidates
+    (existing builds in order, then a new build), new builds labelled in order of first
+    appearance (every labelling, as restricted growth strings), never two parts of one type in
+    one build. A wild's level is added to the dicts afterwards (the last key either way)."""
     append = acts.append
-    names = _names(infos)
-    # Candidate destinations of each card at each level it can take (index: level).
+    # The builds each card may join at each level it can take (index: level), by id.
     cands: dict[int, list] = {}
     for c in parts:
         bit = TYPE_BIT[c]
         row: list = [None] * 6
         if IS_WILD[c]:
             for lv in ALL_LEVELS:
-                row[lv] = _fit_positions(infos, bit, True, lv)
+                row[lv] = [bid for bid, m, _, b_level in infos if not m & bit and b_level == lv]
         else:
-            row[LEVEL[c]] = _fit_positions(infos, bit, False, LEVEL[c])
+            lv = LEVEL[c]
+            row[lv] = _fits(infos, bit, False, lv)
         cands[c] = row
-    # One card: the candidates are the destinations.
+    # One card.
     for c in parts:
         row = cands[c]
         if IS_WILD[c]:
             for lv in ALL_LEVELS:
-                for i in row[lv][:-1]:
-                    append({"type": "play", "cards": [c], "builds": [names[i]], "level": lv})
+                acts += [
+                    {"type": "play", "cards": [c], "builds": [d], "level": lv} for d in row[lv]
+                ]
                 append({"type": "play", "cards": [c], "builds": ["new1"], "level": lv})
         else:
-            lv = LEVEL[c]
-            for i in row[lv][:-1]:
-                append({"type": "play", "cards": [c], "builds": [names[i]]})
+            acts += [{"type": "play", "cards": [c], "builds": [d]} for d in row[LEVEL[c]]]
             append({"type": "play", "cards": [c], "builds": ["new1"]})
     if len(parts) < 2:
         return
     sig = _SIG
+    # Two cards.
     for c0, c1 in combinations(parts, 2):
         info = _PAIRS[sig[c0] * 24 + sig[c1]]
         if info is None:
             continue
-        levels, wild, clashes = info
+        levels, wild, clash = info
         r0, r1 = cands[c0], cands[c1]
         for lv in levels:
-            for d0, d1 in _dests((r0[lv], r1[lv]), clashes):
-                if wild:
-                    append(
-                        {
-                            "type": "play",
-                            "cards": [c0, c1],
-                            "builds": [names[d0], names[d1]],
-                            "level": lv,
-                        }
-                    )
+            start = len(acts)
+            f1 = r1[lv]
+            for a in r0[lv]:
+                if clash:
+                    acts += [
+                        {"type": "play", "cards": [c0, c1], "builds": [a, b]} for b in f1 if a != b
+                    ]
                 else:
-                    append({"type": "play", "cards": [c0, c1], "builds": [names[d0], names[d1]]})
+                    acts += [{"type": "play", "cards": [c0, c1], "builds": [a, b]} for b in f1]
+                append({"type": "play", "cards": [c0, c1], "builds": [a, "new1"]})
+            acts += [{"type": "play", "cards": [c0, c1], "builds": ["new1", b]} for b in f1]
+            if not clash:
+                append({"type": "play", "cards": [c0, c1], "builds": ["new1", "new1"]})
+            append({"type": "play", "cards": [c0, c1], "builds": ["new1", "new2"]})
+            if wild:
+                for i in range(start, len(acts)):
+                    acts[i]["level"] = lv
     if len(parts) < 3:
         return
+    # Three cards; None stands for a new build while choosing.
+    labels = _LABELS
     for c0, c1, c2 in combinations(parts, 3):
         info = _TRIPLES[sig[c0] * 576 + sig[c1] * 24 + sig[c2]]
         if info is None:
             continue
-        levels, wild, clashes = info
+        levels, wild, clash = info
+        k01, k02, k12 = clash & 4, clash & 2, clash & 1
         r0, r1, r2 = cands[c0], cands[c1], cands[c2]
         for lv in levels:
-            for d0, d1, d2 in _dests((r0[lv], r1[lv], r2[lv]), clashes):
-                if wild:
-                    append(
-                        {
-                            "type": "play",
-                            "cards": [c0, c1, c2],
-                            "builds": [names[d0], names[d1], names[d2]],
-                            "level": lv,
-                        }
-                    )
-                else:
-                    append(
-                        {
-                            "type": "play",
-                            "cards": [c0, c1, c2],
-                            "builds": [names[d0], names[d1], names[d2]],
-                        }
-                    )
+            start = len(acts)
+            e1 = (*r1[lv], None)
+            e2 = (*r2[lv], None)
+            for a in (*r0[lv], None):
+                for b in e1:
+                    if k01 and a == b and a is not None:
+                        continue
+                    for c in e2:
+                        if c is not None and ((k02 and a == c) or (k12 and b == c)):
+                            continue
+                        if a is not None and b is not None and c is not None:
+                            append({"type": "play", "cards": [c0, c1, c2], "builds": [a, b, c]})
+                        else:
+                            fresh = (a is None) << 2 | (b is None) << 1 | (c is None)
+                            for t0, t1, t2 in labels[fresh, clash]:
+                                append(
+                                    {
+                                        "type": "play",
+                                        "cards": [c0, c1, c2],
+                                        "builds": [t0 or a, t1 or b, t2 or c],
+                                    }
+                                )
+            if wild:
+                for i in range(start, len(acts)):
+                    acts[i]["level"] = lv
 
 
 # --- Action cards ------------------------------------------------------------------------------
@@ -290,7 +282,7 @@ def _plays(parts: list[int], infos: list, acts: list[dict]) -> None:
 
 def _action_cards(state: dict, seat: str, hand: list[int], infos: list, acts: list[dict]) -> None:
     rc = sc = wc = None
-    for c in hand:  # hands are sorted: the first copy is the lowest id
+    for c in hand:  # the first copy in the hand (hands are sorted: the lowest id)
         a = ACTION[c]
         if a == 0:
             if rc is None:
@@ -306,8 +298,7 @@ def _action_cards(state: dict, seat: str, hand: list[int], infos: list, acts: li
     if rc is not None:
         for owner in state["seats"]:
             for b in builds[owner]:
-                for t in b["cards"]:
-                    acts.append({"type": "remove", "card": rc, "target": t})
+                acts += [{"type": "remove", "card": rc, "target": t} for t in b["cards"]]
     if sc is not None:
         _steals(state, seat, sc, infos, acts)
     if wc is not None and builds[seat]:
@@ -317,7 +308,7 @@ def _action_cards(state: dict, seat: str, hand: list[int], infos: list, acts: li
 def _steals(state: dict, seat: str, sc: int, infos: list, acts: list[dict]) -> None:
     append = acts.append
     builds = state["builds"]
-    fits: dict[tuple[int, int], tuple] = {}
+    fits: dict[int, list] = {}
     wild_fits: dict[int, list] = {}
     for owner in state["seats"]:
         if owner == seat:
@@ -333,19 +324,22 @@ def _steals(state: dict, seat: str, sc: int, infos: list, acts: list[dict]) -> N
                             for bid, m, _, b_level in infos
                             if not m & bit and b_level is not None
                         ]
-                    for bid, b_level in targets:
-                        append(
-                            {"type": "steal", "card": sc, "target": t, "to": bid, "level": b_level}
-                        )
-                    for lv in ALL_LEVELS:
-                        append({"type": "steal", "card": sc, "target": t, "to": "new", "level": lv})
+                    acts += [
+                        {"type": "steal", "card": sc, "target": t, "to": bid, "level": b_level}
+                        for bid, b_level in targets
+                    ]
+                    acts += [
+                        {"type": "steal", "card": sc, "target": t, "to": "new", "level": lv}
+                        for lv in ALL_LEVELS
+                    ]
                 else:
-                    lv = LEVEL[t]
-                    targets = fits.get((bit, lv))
+                    key = _SIG[t]
+                    targets = fits.get(key)
                     if targets is None:
-                        targets = fits[bit, lv] = _fits(infos, bit, False, lv)
-                    for bid in targets:
-                        append({"type": "steal", "card": sc, "target": t, "to": bid})
+                        targets = fits[key] = _fits(infos, bit, False, LEVEL[t])
+                    acts += [
+                        {"type": "steal", "card": sc, "target": t, "to": bid} for bid in targets
+                    ]
                     append({"type": "steal", "card": sc, "target": t, "to": "new"})
 
 
@@ -406,7 +400,6 @@ def _swap_pairs(state: dict, seat: str):
 
 def _swaps(state: dict, seat: str, wc: int, acts: list[dict]) -> None:
     mine, theirs = _swap_pairs(state, seat)
-    append = acts.append
     # My pairs flattened: (card, type, level, wild, neighbour's type, level, wild), with type -1
     # for no neighbour; the two _fits_beside checks are inlined below.
     flat = [
@@ -438,8 +431,7 @@ def _swaps(state: dict, seat: str, wc: int, acts: list[dict]) -> None:
                 ]
             memo[key] = fit
         t_card = t[0]
-        for m_card in fit:
-            append({"type": "swap", "card": wc, "mine": m_card, "theirs": t_card})
+        acts += [{"type": "swap", "card": wc, "mine": m_card, "theirs": t_card} for m_card in fit]
 
 
 def _any_swap(state: dict, seat: str) -> bool:
@@ -464,17 +456,23 @@ def _rearranges(state: dict, seat: str, infos: list, acts: list[dict]) -> None:
         for c in cards:
             bit = TYPE_BIT[c]
             if IS_WILD[c]:
-                for bid, m, _, b_level in infos:
-                    if bid != src_id and not m & bit and b_level is not None:
-                        append({"type": "rearrange", "card": c, "to": bid, "level": b_level})
+                acts += [
+                    {"type": "rearrange", "card": c, "to": bid, "level": b_level}
+                    for bid, m, _, b_level in infos
+                    if bid != src_id and not m & bit and b_level is not None
+                ]
                 current = wl[c - FIRST_WILD]
-                for lv in ALL_LEVELS:
-                    if not single or lv != current:
-                        append({"type": "rearrange", "card": c, "to": "new", "level": lv})
+                acts += [
+                    {"type": "rearrange", "card": c, "to": "new", "level": lv}
+                    for lv in ALL_LEVELS
+                    if not single or lv != current
+                ]
             else:
                 lv = LEVEL[c]
-                for bid, m, b_wild, b_level in infos:
-                    if bid != src_id and not m & bit and (not b_wild or b_level == lv):
-                        append({"type": "rearrange", "card": c, "to": bid})
+                acts += [
+                    {"type": "rearrange", "card": c, "to": bid}
+                    for bid, m, b_wild, b_level in infos
+                    if bid != src_id and not m & bit and (not b_wild or b_level == lv)
+                ]
                 if not single:
                     append({"type": "rearrange", "card": c, "to": "new"})
