@@ -390,11 +390,17 @@ def _reshuffle(s: dict, seat: str) -> bool:
 
 def _end_turn(s: dict, seat: str, draw_count: int) -> None:
     """G7: draw as many cards as were played, then the next seat in order plays."""
-    drawn: list[int] = []
-    for _ in range(draw_count):
-        if not s["draw"] and not _reshuffle(s, seat):
-            break
-        drawn.append(_w(s, "draw").pop())
+    draw = s["draw"]
+    if 0 < draw_count <= len(draw):  # no reshuffle: take the top cards, top first
+        drawn = draw[: -draw_count - 1 : -1]
+        s["draw"] = draw[:-draw_count]
+        s[_OWN].add("draw")
+    else:
+        drawn = []
+        for _ in range(draw_count):
+            if not s["draw"] and not _reshuffle(s, seat):
+                break
+            drawn.append(_w(s, "draw").pop())
     if drawn:
         _w(s, "hands")[seat] = sorted(s["hands"][seat] + drawn)
         s[_OWN].add(("hands", seat))
@@ -466,7 +472,7 @@ def _do_play(s: dict, seat: str, a: dict) -> None:
         level = printed.pop()
     # Group the cards by destination, new builds in order of first appearance.
     groups: dict[object, list[int]] = {}
-    for c, dest in sorted(zip(cards, dests, strict=True)):
+    for c, dest in sorted(zip(cards, dests, strict=False)):  # lengths checked above
         if isinstance(dest, str):
             if dest not in NEW_LABELS:
                 raise IllegalMove('A new build is named "new1", "new2" or "new3".')
