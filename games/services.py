@@ -166,12 +166,18 @@ def join_game(user: User, game_id: int, *, robots=(), token: str | None = None) 
     return game
 
 
+def _locked_with_seat(user: User, game_id: int, not_found: str) -> tuple[Game, Seat]:
+    """The game, locked, and the user's seat in it; NotFound if they have none."""
+    game = locked_game(game_id)
+    seat = seat_of(game, user)
+    if seat is None:
+        raise NotFound(not_found)
+    return game, seat
+
+
 def leave_game(user: User, game_id: int) -> None:
     with transaction.atomic():
-        game = locked_game(game_id)
-        seat = seat_of(game, user)
-        if seat is None:
-            raise NotFound("You are not in this game.")
+        game, seat = _locked_with_seat(user, game_id, "You are not in this game.")
         if game.status != Status.OPEN:
             raise Conflict("The game has started: resign instead.")
         if game.creator_id == user.pk:
@@ -304,10 +310,7 @@ def submit_action(user: User, game_id: int, version: int | None, action: object)
     """A person's move (Geared) or program (Out of Gears), version-checked."""
     check_can_play(user)
     with transaction.atomic():
-        game = locked_game(game_id)
-        seat = seat_of(game, user)
-        if seat is None:
-            raise NotFound("There is no such game.")
+        game, seat = _locked_with_seat(user, game_id, "There is no such game.")
         _check_version(game, version)
         return _apply(game, seat, action, Move.Kind.ACTION)
 
@@ -538,10 +541,7 @@ def expire_turn(game_id: int, turn: int, *, now=None) -> bool:
 def resign(user: User, game_id: int) -> Game:
     """A player leaves an active game: a greedy bot takes the seat and the game goes on."""
     with transaction.atomic():
-        game = locked_game(game_id)
-        seat = seat_of(game, user)
-        if seat is None:
-            raise NotFound("There is no such game.")
+        game, seat = _locked_with_seat(user, game_id, "There is no such game.")
         if game.status != Status.ACTIVE:
             raise Conflict("Only a game in play can be resigned from.")
         _replace_with_bot(game, seat, missed=False)
