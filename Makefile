@@ -8,7 +8,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 TEST_ENV := DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/geartable} \
 	CELERY_TEST_BROKER_URL=$${CELERY_TEST_BROKER_URL:-redis://127.0.0.1:6379/0}
 
-.PHONY: run test lint format worker beat bench-engines deep-test e2e-deps python-check services-check clean
+.PHONY: run test lint format worker beat bench-engines bench-web deep-test e2e-deps python-check services-check clean
 
 python-check:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null || { \
@@ -57,6 +57,12 @@ deep-test: $(VENV)/.dev
 bench-engines: $(VENV)/.dev
 	$(PY) bench/geared_engine.py
 	$(PY) bench/outofgears_engine.py
+
+# The whole stack under load (gunicorn, PostgreSQL, a Celery worker on Redis, wrk): several
+# minutes; its own database geartable_bench. Figures in docs/benchmarks.md. Needs wrk (apt).
+bench-web: $(VENV)/.dev
+	@command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk"; exit 1; }
+	$(PY) bench/web_bench.py $(BENCH_ARGS)
 
 worker: $(VENV)/.runtime
 	$(VENV)/bin/celery -A config worker -l info

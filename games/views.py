@@ -99,6 +99,9 @@ def my_games(request: HttpRequest) -> HttpResponse:
         Seat.objects.filter(user=request.user)
         .exclude(game__status=Status.ABORTED)
         .select_related("game")
+        # Not the engine states: a list of up to 200 games needs none, and a finished game's
+        # state (its whole event log) is 10-15 kB of JSON to fetch and decode per row.
+        .defer("game__state")
         .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user")))
         .order_by("-game__updated")[:200]
     )
