@@ -6,6 +6,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.csrf import csrf_exempt
 
 from accounts.forms import ProfileForm
+from accounts.middleware import remember_time_zone
 from accounts.models import User
 
 
@@ -13,7 +14,8 @@ from accounts.models import User
 def profile(request: HttpRequest) -> HttpResponse:
     form = ProfileForm(request.POST or None, instance=request.user)
     if request.method == "POST" and form.is_valid():
-        form.save()
+        user = form.save()
+        remember_time_zone(request, user)
         messages.success(request, "Your profile is saved.")
         return redirect("profile")
     return render(request, "accounts/profile.html", {"form": form})

@@ -108,6 +108,9 @@ if CACHE_URL:
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
+# Sessions are read from the cache (Redis in production) and written through to the database.
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+
 AUTH_USER_MODEL = "accounts.User"
 AUTHENTICATION_BACKENDS = [
     "django.contrib.auth.backends.ModelBackend",

@@ -1,12 +1,22 @@
 """What the site's frame needs on every page: how many games wait for me."""
 
+import functools
+
 from django.http import HttpRequest
+from django.templatetags.static import static
+
+
+@functools.cache
+def _icons_url() -> str:
+    return static("icons.svg")
 
 
 def nav(request: HttpRequest) -> dict:
+    # The icon sprite's URL, resolved once per process instead of once per card on a page.
+    icons = {"icons_url": _icons_url()}
     user = getattr(request, "user", None)
     if user is None or not user.is_authenticated:
-        return {}
+        return icons
 
     def your_turn_count() -> int:
         from games.models import Seat, Status
@@ -15,6 +25,7 @@ def nav(request: HttpRequest) -> dict:
 
     # Lazy: a page that never renders the navigation (a fragment) never pays the query.
     return {
+        **icons,
         "nav_your_turn": _Lazy(your_turn_count),
         "suspension_notice": user.suspension_message,
     }

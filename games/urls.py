@@ -6,6 +6,7 @@ urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
     path("lobby/new/", views.create, name="create_game"),
     path("games/", views.my_games, name="my_games"),
+    path("games/finished/", views.finished_games, name="finished_games"),
     path("games/<int:game_id>/", views.game_page, name="game"),
     path("games/<int:game_id>/fragment/", views.game_fragment, name="game_fragment"),
     path("games/<int:game_id>/poll/", views.poll, name="game_poll"),

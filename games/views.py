@@ -8,7 +8,8 @@ import json
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import RequestDataTooBig
-from django.db.models import Prefetch, Q
+from django.core.paginator import Paginator
+from django.db.models import Prefetch, Q, prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -95,16 +96,18 @@ def create(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_GET
 def my_games(request: HttpRequest) -> HttpResponse:
+    """Games in play and waiting first, then the latest finished ones (all of them on their own
+    paginated page): the page costs the same for a new player and for one with 500 games."""
     seats = list(
-        Seat.objects.filter(user=request.user)
-        .exclude(game__status=Status.ABORTED)
-        .select_related("game")
-        # Not the engine states: a list of up to 200 games needs none, and a finished game's
-        # state (its whole event log) is 10-15 kB of JSON to fetch and decode per row.
-        .defer("game__state")
-        .prefetch_related(Prefetch("game__seats", queryset=Seat.objects.select_related("user")))
-        .order_by("-game__updated")[:200]
+        _my_seats(request.user).filter(game__status__in=[Status.OPEN, Status.ACTIVE])[
+            :MY_GAMES_IN_PLAY
+        ]
     )
+    finished = list(
+        _my_seats(request.user).filter(game__status=Status.FINISHED)[: FINISHED_SHOWN + 1]
+    )
+    # One query for the other players of every game listed, however many there are.
+    prefetch_related_objects([*seats, *finished], Prefetch("game__seats", queryset=OTHERS))
     invitations = (
         Invitation.objects.filter(
             user=request.user, accepted__isnull=True, game__status=Status.OPEN
@@ -116,18 +119,58 @@ def my_games(request: HttpRequest) -> HttpResponse:
         "your_turn": [s for s in seats if s.game.is_active and s.to_act],
         "waiting": [s for s in seats if s.game.is_active and not s.to_act],
         "open": [s for s in seats if s.game.is_open],
-        "finished": [s for s in seats if s.game.status == Status.FINISHED],
+        "finished": _decorate(finished[:FINISHED_SHOWN]),
     }
-    for seat in groups["finished"]:
-        seat.outcome = _outcome(seat)
-    for seat in seats:
-        seat.others = [other.name for other in seat.game.seats.all() if other.pk != seat.pk]
-        seat.news = max(0, seat.game.version - seat.seen_version) if seat.seen_version else 0
+    _decorate(seats)
     return render(
         request,
         "games/my_games.html",
-        {"groups": groups, "invitations": invitations, "nav_section": "my_games"},
+        {
+            "groups": groups,
+            "invitations": invitations,
+            "more_finished": len(finished) > FINISHED_SHOWN,
+            "nav_section": "my_games",
+        },
     )
+
+
+MY_GAMES_IN_PLAY = 200
+FINISHED_SHOWN = 20
+
+
+def _my_seats(user):
+    return (
+        Seat.objects.filter(user=user)
+        .select_related("game")
+        # Not the engine states: a list of games needs none, and a finished game's state (its
+        # whole event log) is 10-15 kB of JSON to fetch and decode per row.
+        .defer("game__state")
+        .order_by("-game__updated")
+    )
+
+
+OTHERS = Seat.objects.select_related("user")
+
+
+def _decorate(seats: list[Seat]) -> list[Seat]:
+    for seat in seats:
+        seat.others = [other.name for other in seat.game.seats.all() if other.pk != seat.pk]
+        seat.news = max(0, seat.game.version - seat.seen_version) if seat.seen_version else 0
+        if seat.game.status == Status.FINISHED:
+            seat.outcome = _outcome(seat)
+    return seats
+
+
+@login_required
+@require_GET
+def finished_games(request: HttpRequest) -> HttpResponse:
+    """Every finished game of mine, newest first, a page at a time."""
+    paginator = Paginator(_my_seats(request.user).filter(game__status=Status.FINISHED), 25)
+    page = paginator.get_page(request.GET.get("page"))
+    page.object_list = list(page.object_list)
+    prefetch_related_objects(page.object_list, Prefetch("game__seats", queryset=OTHERS))
+    _decorate(page.object_list)
+    return render(request, "games/finished.html", {"page": page, "nav_section": "my_games"})
 
 
 def _outcome(seat: Seat) -> str:
@@ -401,7 +444,7 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
         Game.objects.filter(pk=game_id)
         .filter(
             Q(public=True)
-            | Q(seats__user_id=request.user.pk or 0)
+            | Q(seats__user_id=_session_user_id(request))
             | Q(join_token=request.GET.get("t", "-"))
         )
         .values_list("version", "status", "chat_seq")
@@ -422,6 +465,15 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     if status in (Status.FINISHED, Status.ABORTED) and seen_chat is None:
         return HttpResponseStopPolling()
     return HttpResponse(status=204)
+
+
+def _session_user_id(request: HttpRequest) -> int:
+    """The logged-in user's id from the session, without loading the user row: the check only
+    answers "has this game changed?" for a game the user sits at, so it needs no more."""
+    try:
+        return int(request.session.get("_auth_user_id", 0))
+    except (TypeError, ValueError):
+        return 0
 
 
 def _parse_version(request: HttpRequest) -> int | None:

@@ -16,6 +16,7 @@ def mod_client(moderator):
     """The moderator's own browser: separate from `client`, which plays the players."""
     mod = Client()
     mod.force_login(moderator)
+    mod.get("/")  # the session's first request stores the time zone in it: once per session
     return mod
 
 

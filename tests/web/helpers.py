@@ -47,6 +47,9 @@ def start_geared(users, *, target: int = 300, bots: tuple[str, ...] = (), public
 def client_for(user) -> Client:
     client = Client()
     client.force_login(user)
+    # A session's first request stores the player's time zone in it (one user read and one
+    # session write, once per session); make it now so query counts measure steady pages.
+    client.get("/")
     return client
 
 

@@ -131,3 +131,26 @@ def test_open_and_aborted_games_are_listed_apart(alice, bob):
     page = text(client_for(alice).get(reverse("my_games")))
     assert table.get_absolute_url() in section(page, "Not started yet")
     assert gone.get_absolute_url() not in page
+
+
+def test_my_games_shows_the_latest_finished_games_and_links_to_all(client, alice, bob):
+    from django.urls import reverse
+
+    from games import services
+    from games.models import Game, Status
+
+    for _ in range(22):
+        game = services.create_game(
+            alice, services.NewGame(kind="geared", seat_count=2, public=True)
+        )
+        services.join_game(bob, game.pk)
+        Game.objects.filter(pk=game.pk).update(status=Status.FINISHED, result={"winners": []})
+    client.force_login(alice)
+    page = client.get(reverse("my_games"))
+    assert len(page.context["groups"]["finished"]) == 20
+    assert reverse("finished_games") in page.content.decode()
+    first = client.get(reverse("finished_games"))
+    second = client.get(reverse("finished_games"), {"page": 2})
+    assert first.context["page"].paginator.count == 22
+    assert len(first.context["page"].object_list) == 22  # 25 a page
+    assert "Lost" in first.content.decode() and second.status_code == 200
