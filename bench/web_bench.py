@@ -583,7 +583,7 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--resolution-clients", type=int, default=6)
     p.add_argument("--poll-interval", type=float, default=0.01, help="seconds")
     p.add_argument("--gunicorn", default="-w 4 -k gthread --threads 4 --keep-alive 5")
-    p.add_argument("--celery", default="--pool=prefork --concurrency=2")
+    p.add_argument("--celery", default="--pool=prefork --concurrency=2 -Q celery,mail")
     p.add_argument("--broker", default="redis://127.0.0.1:6379/11")
     p.add_argument("--skip", default="", help="comma-separated: gets,posts,resolution,big,engines")
     p.add_argument("--endpoints", default=",".join(GET_NAMES), help="the GETs to measure")
@@ -612,6 +612,7 @@ def main() -> int:
         "DATABASE_URL": f"{PG}/{DB_NAME}",
         "CELERY_BROKER_URL": args.broker,
         "CELERY_TASK_ALWAYS_EAGER": "false",
+        "CELERY_MAIL_QUEUE": "mail",
         "CACHE_URL": args.broker.rsplit("/", 1)[0] + "/12",
         "SECURE_SSL_REDIRECT": "false",
         "SESSION_COOKIE_SECURE": "false",

@@ -179,6 +179,14 @@ CELERY_TASK_TIME_LIMIT = 60
 CELERY_TASK_SOFT_TIME_LIMIT = 45
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_IGNORE_RESULT = True
+# E-mails on a queue of their own (optional): a turn's resolution never waits behind the
+# e-mails of the turn before. Workers must then consume both: `celery worker -Q celery,mail`.
+CELERY_MAIL_QUEUE = env_str("CELERY_MAIL_QUEUE")
+if CELERY_MAIL_QUEUE:
+    CELERY_TASK_ROUTES = {
+        "games.tasks.send_notification": {"queue": CELERY_MAIL_QUEUE},
+        "games.tasks.send_invitation": {"queue": CELERY_MAIL_QUEUE},
+    }
 CELERY_BEAT_SCHEDULE = {
     "expire-deadlines": {"task": "games.tasks.expire_deadlines", "schedule": 60.0},
 }

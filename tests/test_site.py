@@ -144,3 +144,13 @@ def test_healthz_is_a_fixed_response_without_the_database(client, django_assert_
     with django_assert_num_queries(0):
         response = client.get("/healthz/")
     assert response.status_code == 200 and response.content == b"ok"
+
+
+def test_e_mails_can_have_a_queue_of_their_own():
+    result = _manage(
+        "shell",
+        "-c",
+        "from django.conf import settings; print(settings.CELERY_TASK_ROUTES)",
+        **PRODUCTION | {"CELERY_MAIL_QUEUE": "mail"},
+    )
+    assert "'games.tasks.send_notification': {'queue': 'mail'}" in result.stdout, result.stderr
