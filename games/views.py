@@ -53,8 +53,7 @@ def _visible_game(request: HttpRequest, game_id: int, *, token: str | None = Non
 # --- lobby and my games ------------------------------------------------------------------------
 
 
-@require_GET
-def lobby(request: HttpRequest) -> HttpResponse:
+def _render_lobby(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpResponse:
     open_games = (
         Game.objects.filter(status=Status.OPEN, public=True)
         .select_related("creator")
@@ -64,8 +63,14 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "games/lobby.html",
-        {"open_games": open_games, "form": NewGameForm(), "nav_section": "lobby"},
+        {"open_games": open_games, "form": form, "nav_section": "lobby"},
+        status=status,
     )
+
+
+@require_GET
+def lobby(request: HttpRequest) -> HttpResponse:
+    return _render_lobby(request, NewGameForm())
 
 
 @login_required
@@ -79,18 +84,7 @@ def create(request: HttpRequest) -> HttpResponse:
             form.add_error(None, exc.message)
         else:
             return redirect(game)
-    open_games = (
-        Game.objects.filter(status=Status.OPEN, public=True)
-        .select_related("creator")
-        .prefetch_related(SEATS)
-        .order_by("-created")[:50]
-    )
-    return render(
-        request,
-        "games/lobby.html",
-        {"open_games": open_games, "form": form, "nav_section": "lobby"},
-        status=400,
-    )
+    return _render_lobby(request, form, status=400)
 
 
 @login_required
