@@ -498,6 +498,9 @@ def _queue_followups(
 # --- deadlines, reminders, resigning ---------------------------------------------------------
 
 
+MAX_REARRANGES = 20  # moves a timed-out Geared turn may make before its play
+
+
 def expire_turn(game_id: int, turn: int, *, now=None) -> bool:
     """The deadline of turn `turn` has passed: act for every absent seat through the same write
     path (Geared: the greedy bot plays; Out of Gears: O19's default programs), count the miss,
@@ -521,10 +524,16 @@ def expire_turn(game_id: int, turn: int, *, now=None) -> bool:
         for seat in absent:
             if game.kind == Kind.GEARED:
                 # The absent player's whole turn: the greedy bot may rearrange first, then plays.
-                while game.status == Status.ACTIVE and eng.current_seat(game.state) == seat.seat_id:
+                for step in range(MAX_REARRANGES + 1):
+                    if game.status != Status.ACTIVE or eng.current_seat(game.state) != seat.seat_id:
+                        break
                     action = engines.bot_action(
                         game.kind, "greedy", game.state, seat.seat_id, f"{game.seed}:{game.version}"
                     )
+                    if step == MAX_REARRANGES and action["type"] == "rearrange":
+                        # A bounded turn, whatever the bot does: end it with a real play.
+                        legal = eng.legal_actions(game.state, seat.seat_id)
+                        action = next(a for a in legal if a["type"] != "rearrange")
                     _apply(game, seat, action, Move.Kind.TIMEOUT)
             else:
                 action = eng.timeout_actions(game.state).get(seat.seat_id)
