@@ -9,7 +9,8 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import RequestDataTooBig
 from django.core.paginator import Paginator
-from django.db.models import Prefetch, Q, prefetch_related_objects
+from django.db import connection
+from django.db.models import Prefetch, prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -434,16 +435,7 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
         seen_chat = int(request.GET["c"]) if "c" in request.GET else None
     except ValueError:
         return HttpResponse("v and c must be the numbers the page shows", status=400)
-    row = (
-        Game.objects.filter(pk=game_id)
-        .filter(
-            Q(public=True)
-            | Q(seats__user_id=_session_user_id(request))
-            | Q(join_token=request.GET.get("t", "-"))
-        )
-        .values_list("version", "status", "chat_seq")
-        .first()
-    )
+    row = _poll_row(game_id, _session_user_id(request), request.GET.get("t", "-"))
     if row is None:
         raise Http404("There is no such game.")
     version, status, chat_seq = row
@@ -459,6 +451,24 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     if status in (Status.FINISHED, Status.ABORTED) and seen_chat is None:
         return HttpResponseStopPolling()
     return HttpResponse(status=204)
+
+
+# The live-update check is the most frequent request of all (every open page, every 2 s): its
+# one query is written out once rather than compiled by the ORM on every call (about a quarter
+# of the check's CPU time). A primary-key lookup, and the seat lookup by its (game, user) index.
+_POLL_SQL = f"""
+    SELECT g.version, g.status, g.chat_seq FROM {Game._meta.db_table} g
+    WHERE g.id = %s AND (
+        g.public OR g.join_token = %s
+        OR EXISTS (SELECT 1 FROM {Seat._meta.db_table} s WHERE s.game_id = g.id AND s.user_id = %s)
+    )
+"""  # noqa: S608 - table names from the models; every value is a parameter
+
+
+def _poll_row(game_id: int, user_id: int, token: str) -> tuple | None:
+    with connection.cursor() as cursor:
+        cursor.execute(_POLL_SQL, [game_id, token, user_id])
+        return cursor.fetchone()
 
 
 def _session_user_id(request: HttpRequest) -> int:
