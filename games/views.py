@@ -15,7 +15,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
 from games import engines, moderation, replay, services
@@ -628,6 +628,7 @@ def _chat_response(request, game_id: int, *, error: str = "", notice: str = "", 
 
 
 @login_required
+@require_http_methods(["GET", "POST"])
 def chat(request: HttpRequest, game_id: int) -> HttpResponse:
     """GET: the chat log fragment. POST: say something to the table (players only)."""
     if request.method == "POST":
@@ -637,9 +638,6 @@ def chat(request: HttpRequest, game_id: int) -> HttpResponse:
             if exc.status == 404:
                 raise Http404(exc.message) from None
             return _chat_response(request, game_id, error=exc.message, status=exc.status)
-        return _chat_response(request, game_id)
-    if request.method != "GET":
-        return HttpResponse(status=405)
     return _chat_response(request, game_id)
 
 

@@ -4,10 +4,16 @@ from __future__ import annotations
 
 import copy
 import json
+import sys
+from pathlib import Path
 
 import pytest
 
 from games.outofgears import engine as E
+
+# oog_helpers is importable whatever pytest's import mode is.
+if str(Path(__file__).parent) not in sys.path:
+    sys.path.insert(0, str(Path(__file__).parent))
 
 
 def _json(value):

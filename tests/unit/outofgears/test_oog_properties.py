@@ -10,6 +10,7 @@ from collections import Counter
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oog_helpers import all_keys
 
 from games.outofgears import engine as E
 from games.outofgears.common import COLOURS
@@ -47,18 +48,6 @@ def _illegal(state, seat, rng):
     return base
 
 
-def _keys(value, found=None):
-    found = set() if found is None else found
-    if isinstance(value, dict):
-        for k, v in value.items():
-            found.add(k)
-            _keys(v, found)
-    elif isinstance(value, list):
-        for v in value:
-            _keys(v, found)
-    return found
-
-
 def _check(state):
     assert json.loads(json.dumps(state)) == state
     # O3: every gear of every colour in play is in exactly one place, 11 per colour.
@@ -74,7 +63,7 @@ def _check(state):
         v = E.view(state, seat)
         text = json.dumps(v)
         assert json.loads(text) == v
-        assert not _keys(v) & {"rng", "reserve", "seed", "programs"}
+        assert not all_keys(v) & {"rng", "reserve", "seed", "programs"}
         assert state["rng"] not in text
         mine = state["programs"].get(seat)
         if seat is not None:

@@ -3,23 +3,12 @@
 import json
 
 import pytest
+from oog_helpers import all_keys
 
 from games.outofgears import engine as E
 from games.outofgears.text import describe
 
 SECRET_KEYS = {"seed", "rng", "reserve", "programs"}
-
-
-def _keys(value, found=None):
-    found = set() if found is None else found
-    if isinstance(value, dict):
-        for k, v in value.items():
-            found.add(k)
-            _keys(v, found)
-    elif isinstance(value, list):
-        for v in value:
-            _keys(v, found)
-    return found
 
 
 def _program_holders(value, path=""):
@@ -97,7 +86,7 @@ def test_o18_view_never_shows_seed_generator_or_reserve(mid_turn):
     state, _ = mid_turn
     for seat in ["a", "d", None]:
         v = E.view(state, seat)
-        assert not (_keys(v) & SECRET_KEYS)
+        assert not (all_keys(v) & SECRET_KEYS)
         assert state["rng"] not in json.dumps(v)
         assert v["reserve_size"] == len(state["reserve"]) == 9 * 8
 
