@@ -65,7 +65,7 @@ bench-web: $(VENV)/.dev
 	$(PY) bench/web_bench.py $(BENCH_ARGS)
 
 worker: $(VENV)/.runtime
-	$(VENV)/bin/celery -A config worker -l info
+	$(VENV)/bin/celery -A config worker -l info -O fair
 
 beat: $(VENV)/.runtime
 	$(VENV)/bin/celery -A config beat -l info

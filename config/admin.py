@@ -1,32 +1,104 @@
-"""Geartable's admin site: Django's admin with a moderator's dashboard on the index page."""
+"""Geartable's admin site: Django's admin with a moderator's dashboard on the index page, and
+the outbox page (what the server still owes: e-mails and game steps; docs/delivery.md)."""
 
 from datetime import timedelta
 
-from django.contrib import admin
-from django.db.models import Count, Q
+from django import forms
+from django.conf import settings
+from django.contrib import admin, messages
+from django.db.models import Count, Min, Q
+from django.shortcuts import redirect
+from django.template.response import TemplateResponse
+from django.urls import path
 from django.utils import timezone
 
+# A game owed a step (a resolution, a bot's move) for longer than this is "stuck": the sweep
+# should have repaired it by then (one sweep interval after the grace period).
 STUCK_AFTER = timedelta(minutes=1)
+# The ages the outbox page counts waiting e-mails by.
+AGES = [
+    ("under 5 minutes", timedelta(0), timedelta(minutes=5)),
+    ("5 minutes to 1 hour", timedelta(minutes=5), timedelta(hours=1)),
+    ("1 hour to 1 day", timedelta(hours=1), timedelta(days=1)),
+    ("over a day", timedelta(days=1), None),
+]
+
+
+def stuck_after() -> timedelta:
+    return max(STUCK_AFTER, timedelta(seconds=settings.OUTBOX_GAME_GRACE * 2))
 
 
 def dashboard_figures() -> dict:
-    """The figures a moderator checks first, in a fixed number of queries (4)."""
+    """The figures a moderator checks first, in a fixed number of queries (5)."""
     from accounts.models import User
-    from games.models import Game, Notification, Report, Status
+    from games.models import Game, Invitation, Notification, Report, Status
 
     now = timezone.now()
     games = Game.objects.aggregate(
         active=Count("pk", filter=Q(status=Status.ACTIVE)),
         waiting_on_deadline=Count("pk", filter=Q(status=Status.ACTIVE, deadline__isnull=False)),
         overdue=Count("pk", filter=Q(status=Status.ACTIVE, deadline__lt=now)),
-        stuck=Count("pk", filter=Q(status=Status.ACTIVE, all_in_since__lt=now - STUCK_AFTER)),
+        stuck=Count("pk", filter=Q(status=Status.ACTIVE, due_since__lt=now - stuck_after())),
+    )
+    failed = Q(state=Notification.State.FAILED)
+    late = Q(state__in=["pending", "sending"], created__lt=now - timedelta(minutes=5))
+    emails = Notification.objects.aggregate(
+        failed=Count("pk", filter=failed), late=Count("pk", filter=late)
+    )
+    invitations = Invitation.objects.aggregate(
+        failed=Count("pk", filter=failed), late=Count("pk", filter=late)
     )
     return {
         **games,
-        "failed_emails": Notification.objects.filter(state=Notification.State.FAILED).count(),
+        "failed_emails": emails["failed"] + invitations["failed"],
+        "late_emails": emails["late"] + invitations["late"],
         "open_reports": Report.objects.filter(state=Report.State.OPEN).count(),
         "new_users": User.objects.filter(date_joined__gte=now - timedelta(days=7)).count(),
     }
+
+
+def outbox_figures() -> dict:
+    """What is owed, for the outbox page: e-mails by state and age, stuck games."""
+    from games.models import Game, Invitation, Notification, Status
+
+    now = timezone.now()
+    rows = []
+    for label, model in (("Notifications", Notification), ("Invitations", Invitation)):
+        counts = {"pending": Q(state="pending"), "retrying": Q(state="pending", attempts__gt=0)}
+        counts |= {"sending": Q(state="sending"), "failed": Q(state="failed")}
+        aggregates = {name: Count("pk", filter=q) for name, q in counts.items()}
+        for i, (_, young, old) in enumerate(AGES):
+            age = Q(created__lte=now - young) & (Q(created__gt=now - old) if old else Q())
+            aggregates[f"age{i}"] = Count("pk", filter=Q(state__in=["pending", "sending"]) & age)
+        aggregates["oldest"] = Min("created", filter=Q(state__in=["pending", "sending"]))
+        figures = model.objects.aggregate(**aggregates)
+        figures["ages"] = [figures.pop(f"age{i}") for i in range(len(AGES))]
+        rows.append((label, model._meta.model_name, figures))
+    stuck = list(
+        Game.objects.filter(status=Status.ACTIVE, due_since__lt=now - stuck_after())
+        .order_by("due_since")
+        .values("pk", "kind", "turn", "due_since")[:50]
+    )
+    problems = list(
+        Notification.objects.filter(state__in=["pending", "failed"], attempts__gt=0)
+        .select_related("user")
+        .order_by("created")[:20]
+    )
+    return {
+        "rows": rows,
+        "ages": [label for label, _, _ in AGES],
+        "stuck": stuck,
+        "problems": problems,
+    }
+
+
+class OutboxActionForm(forms.Form):
+    ACTIONS = [
+        ("requeue", "Send every failed e-mail again (another day of retries)"),
+        ("sweep", "Run the sweep now (re-queue everything overdue)"),
+    ]
+    action = forms.ChoiceField(choices=ACTIONS, widget=forms.RadioSelect)
+    reason = forms.CharField(max_length=500, help_text="Recorded in the moderation log.")
 
 
 class GeartableAdminSite(admin.AdminSite):
@@ -38,3 +110,37 @@ class GeartableAdminSite(admin.AdminSite):
     def index(self, request, extra_context=None):
         extra_context = {**(extra_context or {}), "figures": dashboard_figures()}
         return super().index(request, extra_context)
+
+    def get_urls(self):
+        return [
+            path("outbox/", self.admin_view(self.outbox_view), name="outbox"),
+            *super().get_urls(),
+        ]
+
+    def outbox_view(self, request):
+        from games import moderation, tasks
+
+        form = OutboxActionForm(request.POST or None)
+        if request.method == "POST":
+            if not request.user.has_perm("games.change_notification"):
+                messages.error(request, "You may not re-queue e-mails.")
+            elif form.is_valid():
+                reason = form.cleaned_data["reason"]
+                if form.cleaned_data["action"] == "requeue":
+                    count = moderation.requeue_emails(request.user, reason)
+                    messages.success(request, f"{count} e-mail(s) queued again.")
+                else:
+                    moderation.record_sweep(request.user, reason)
+                    report = tasks.sweep()
+                    messages.success(request, f"Sweep done: {report}.")
+                return redirect("admin:outbox")
+        context = {
+            **self.each_context(request),
+            "title": "Outbox: what the server still owes",
+            "outbox": outbox_figures(),
+            "form": form,
+            "grace": settings.OUTBOX_GAME_GRACE,
+            "sweep_interval": settings.OUTBOX_SWEEP_INTERVAL,
+            "give_up_hours": settings.OUTBOX_GIVE_UP_AFTER // 3600,
+        }
+        return TemplateResponse(request, "admin/outbox.html", context)

@@ -172,12 +172,33 @@ CELERY_TASK_EAGER_PROPAGATES = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
 CELERY_ACCEPT_CONTENT = ["json"]
+# At-least-once delivery of tasks (docs/delivery.md): a task is acknowledged when it has run,
+# and handed out again if its worker dies; every task is idempotent under the game's row lock.
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
-CELERY_TASK_TIME_LIMIT = 60
-CELERY_TASK_SOFT_TIME_LIMIT = 45
+CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 60, minimum=5)  # hard: the bound
+CELERY_TASK_SOFT_TIME_LIMIT = CELERY_TASK_TIME_LIMIT * 3 // 4
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Redis hands an unacknowledged task to another worker only after its visibility timeout
+# (3600 s by default): a little above the hard time limit, so a killed worker's task comes back
+# within a minute and a half, and a task that is still running is never handed out twice.
+# (RabbitMQ needs none of this: it returns a task as soon as its worker's connection drops.)
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": CELERY_TASK_TIME_LIMIT + 30,
+    "socket_connect_timeout": 2,
+    "socket_timeout": 5,
+}
+# Queueing must never hang a request when the broker is down: a short connection timeout and
+# a short publish retry, then the on-commit hook logs the failure and the beat's sweep re-queues
+# the work from the database (games/outbox.py).
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 2,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.5,
+}
 CELERY_TASK_IGNORE_RESULT = True
 # E-mails on a queue of their own (optional): a turn's resolution never waits behind the
 # e-mails of the turn before. Workers must then consume both: `celery worker -Q celery,mail`.
@@ -187,8 +208,20 @@ if CELERY_MAIL_QUEUE:
         "games.tasks.send_notification": {"queue": CELERY_MAIL_QUEUE},
         "games.tasks.send_invitation": {"queue": CELERY_MAIL_QUEUE},
     }
+# The outbox (docs/delivery.md): what must happen is written in the game's transaction; the
+# sweep re-queues what is overdue. Seconds; tests shorten them.
+OUTBOX_SWEEP_INTERVAL = env_int("OUTBOX_SWEEP_INTERVAL", 60, minimum=1)
+OUTBOX_GAME_GRACE = env_int("OUTBOX_GAME_GRACE", 30, minimum=1)  # a resolution or bot move
+OUTBOX_MAIL_GRACE = env_int("OUTBOX_MAIL_GRACE", 60, minimum=1)  # a new e-mail's first send
+OUTBOX_RETRY_BASE = env_int("OUTBOX_RETRY_BASE", 60, minimum=1)  # then 2x, 4x, ...
+OUTBOX_RETRY_MAX = env_int("OUTBOX_RETRY_MAX", 3600, minimum=1)  # at most an hour apart
+OUTBOX_GIVE_UP_AFTER = env_int("OUTBOX_GIVE_UP_AFTER", 86400, minimum=60)  # then FAILED
+# A claimed e-mail whose worker died is sent again after this long: above the task's hard
+# time limit, so a send in progress is never taken over.
+OUTBOX_CLAIM_TIMEOUT = env_int("OUTBOX_CLAIM_TIMEOUT", 2 * CELERY_TASK_TIME_LIMIT, minimum=1)
 CELERY_BEAT_SCHEDULE = {
     "expire-deadlines": {"task": "games.tasks.expire_deadlines", "schedule": 60.0},
+    "sweep-outbox": {"task": "games.tasks.sweep", "schedule": float(OUTBOX_SWEEP_INTERVAL)},
 }
 
 LANGUAGE_CODE = "en-us"

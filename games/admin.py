@@ -17,7 +17,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
-from config.admin import STUCK_AFTER
+from config.admin import stuck_after
 from games import engines, moderation, services
 from games.models import (
     ChatMessage,
@@ -37,12 +37,12 @@ class StuckFilter(admin.SimpleListFilter):
     parameter_name = "stuck"
 
     def lookups(self, request, model_admin):
-        return [("yes", "Every program in, unresolved > 1 min")]
+        return [("yes", "Owed a resolution or a bot's move for over a minute")]
 
     def queryset(self, request, queryset):
         if self.value() == "yes":
             return queryset.filter(
-                status=Status.ACTIVE, all_in_since__lt=timezone.now() - STUCK_AFTER
+                status=Status.ACTIVE, due_since__lt=timezone.now() - stuck_after()
             )
         return queryset
 
@@ -130,7 +130,7 @@ class GameAdmin(admin.ModelAdmin):
         "turn",
         "version",
         "deadline",
-        "all_in_since",
+        "due_since",
         "created",
         "started",
         "finished",
@@ -354,7 +354,17 @@ class ModerationActionAdmin(admin.ModelAdmin):
 
 @admin.register(Notification)
 class NotificationAdmin(admin.ModelAdmin):
-    list_display = ["created", "kind", "user", "game", "turn", "state", "attempts", "error"]
+    list_display = [
+        "created",
+        "kind",
+        "user",
+        "game",
+        "turn",
+        "state",
+        "attempts",
+        "next_attempt",
+        "error",
+    ]
     list_filter = ["state", "kind", "created"]
     search_fields = ["user__username", "user__email"]
     readonly_fields = [
@@ -367,16 +377,29 @@ class NotificationAdmin(admin.ModelAdmin):
         "attempts",
         "error",
         "created",
+        "next_attempt",
+        "claimed",
+        "give_up_at",
         "sent",
     ]
+    actions = ["send_again"]
 
     def has_add_permission(self, request):
         return False
 
+    @admin.action(description="Send the selected failed e-mails again", permissions=["change"])
+    def send_again(self, request, queryset):
+        ids = list(queryset.values_list("pk", flat=True))
+        count = moderation.requeue_emails(
+            request.user, "Sent again from the e-mail list", notification_ids=ids
+        )
+        self.message_user(request, f"{count} failed e-mail(s) queued again.")
+
 
 @admin.register(Invitation)
 class InvitationAdmin(admin.ModelAdmin):
-    list_display = ["created", "game", "inviter", "user", "email", "accepted", "sent"]
+    list_display = ["created", "game", "inviter", "user", "email", "accepted", "state", "sent"]
+    list_filter = ["state"]
     search_fields = ["inviter__username", "user__username", "email"]
     raw_id_fields = ["game", "inviter", "user"]
 

@@ -57,9 +57,11 @@ class Game(models.Model):
     turn_seconds = models.PositiveIntegerField(default=0, choices=TURN_TIMES)
     deadline = models.DateTimeField(null=True, blank=True)
     reminded_turn = models.PositiveIntegerField(default=0)
-    # Out of Gears: when the last program of the turn came in (cleared when it resolves), so
-    # the dashboard can tell a turn that is stuck waiting for its resolution task.
-    all_in_since = models.DateTimeField(null=True, blank=True)
+    # The outbox of the game's own work: set when the server owes the game a step (an Out of
+    # Gears turn whose programs are all in, or a bot whose turn it is), to the time of the change
+    # that made it due; cleared when nothing is owed. The beat's sweep re-queues the work of
+    # every game due for longer than OUTBOX_GAME_GRACE (games/outbox.py).
+    due_since = models.DateTimeField(null=True, blank=True)
     chat_seq = models.PositiveIntegerField(default=0)
     result = models.JSONField(null=True, blank=True)
     creator = models.ForeignKey(
@@ -78,6 +80,11 @@ class Game(models.Model):
                 name="game_deadline_idx",
                 condition=models.Q(status="active", deadline__isnull=False),
             ),
+            models.Index(
+                fields=["due_since"],
+                name="game_due_idx",
+                condition=models.Q(status="active", due_since__isnull=False),
+            ),
         ]
 
     def __str__(self) -> str:
@@ -85,10 +92,6 @@ class Game(models.Model):
 
     def get_absolute_url(self) -> str:
         return reverse("game", args=[self.pk])
-
-    @property
-    def is_geared(self) -> bool:
-        return self.kind == Kind.GEARED
 
     @property
     def is_open(self) -> bool:
@@ -191,7 +194,43 @@ class Move(models.Model):
         return f"{self.game} move {self.seq}"
 
 
-class Invitation(models.Model):
+class Outgoing(models.Model):
+    """An e-mail that must go out: the row is the outbox entry (docs/delivery.md).
+
+    Written in the transaction that decides the e-mail; a worker claims it (PENDING → SENDING)
+    in a short transaction of its own, sends, then marks it SENT. A failure puts it back to
+    PENDING with `next_attempt` pushed back (exponential backoff) until OUTBOX_GIVE_UP_AFTER,
+    then FAILED. The beat's sweep re-queues what is overdue and returns claims whose worker died
+    (SENDING for longer than OUTBOX_CLAIM_TIMEOUT) to PENDING."""
+
+    class State(models.TextChoices):
+        PENDING = "pending", "Pending"
+        SENDING = "sending", "Being sent"
+        SENT = "sent", "Sent"
+        SKIPPED = "skipped", "Not sent: no longer wanted"
+        FAILED = "failed", "Failed: gave up"
+
+    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    error = models.TextField(blank=True)
+    # When the sweep should (re)queue it if it is still pending: a grace period after it was
+    # written (its own on-commit task normally sends it first), then the retry backoff.
+    next_attempt = models.DateTimeField(null=True, blank=True)
+    claimed = models.DateTimeField(null=True, blank=True)
+    sent = models.DateTimeField(null=True, blank=True)
+    # Retrying stops at this time (FAILED); empty: OUTBOX_GIVE_UP_AFTER after `created`.
+    give_up_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        abstract = True
+
+    @property
+    def message_id_local(self) -> str:
+        """The left part of the stable Message-ID: a re-sent row is recognisable as a double."""
+        return f"{self._meta.model_name}-{self.pk}"
+
+
+class Invitation(Outgoing):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
     inviter = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
@@ -207,16 +246,23 @@ class Invitation(models.Model):
     token = models.CharField(max_length=32, default=new_token, unique=True)
     created = models.DateTimeField(auto_now_add=True)
     accepted = models.DateTimeField(null=True, blank=True)
-    sent = models.DateTimeField(null=True, blank=True)
 
     class Meta:
-        indexes = [models.Index(fields=["user", "accepted"], name="invitation_user_idx")]
+        indexes = [
+            models.Index(fields=["user", "accepted"], name="invitation_user_idx"),
+            # The sweep's: pending and sending rows are few among the sent.
+            models.Index(
+                fields=["state", "next_attempt"],
+                name="invitation_outbox_idx",
+                condition=models.Q(state__in=["pending", "sending"]),
+            ),
+        ]
 
     def __str__(self) -> str:
         return f"Invitation to {self.game} for {self.user or self.email}"
 
 
-class Notification(models.Model):
+class Notification(Outgoing):
     """One e-mail to one player: the unique key makes sending idempotent (at most one "your
     turn" per player, game and turn), and the row records delivery for the dashboard."""
 
@@ -229,12 +275,6 @@ class Notification(models.Model):
         PLAYER_REPLACED = "player_replaced", "A player was replaced"
         ABORTED = "aborted", "Game aborted"
 
-    class State(models.TextChoices):
-        PENDING = "pending", "Pending"
-        SENT = "sent", "Sent"
-        SKIPPED = "skipped", "Not sent: no longer wanted"
-        FAILED = "failed", "Failed after retries"
-
     kind = models.CharField(max_length=20, choices=Kind.choices)
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
@@ -243,11 +283,7 @@ class Notification(models.Model):
     turn = models.PositiveIntegerField(default=0)
     # For "a player was replaced": which seat; 0 otherwise (part of the unique key).
     about = models.PositiveIntegerField(default=0)
-    state = models.CharField(max_length=10, choices=State.choices, default=State.PENDING)
-    attempts = models.PositiveSmallIntegerField(default=0)
-    error = models.TextField(blank=True)
     created = models.DateTimeField(auto_now_add=True)
-    sent = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
@@ -255,6 +291,7 @@ class Notification(models.Model):
                 fields=["kind", "user", "game", "turn", "about"], name="notification_once"
             )
         ]
+        # (state, created) serves the sweep too: pending and sending rows are few.
         indexes = [models.Index(fields=["state", "created"], name="notification_state_idx")]
 
     def __str__(self) -> str:

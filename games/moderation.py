@@ -14,8 +14,17 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
-from games import notifications, services
-from games.models import ChatMessage, Game, ModerationAction, Report, Seat, Status
+from games import effects, notifications, outbox, services
+from games.models import (
+    ChatMessage,
+    Game,
+    Invitation,
+    ModerationAction,
+    Notification,
+    Report,
+    Seat,
+    Status,
+)
 
 CHAT_MAX_LENGTH = 500
 CHAT_RATE = (5, 15)  # at most 5 messages in 15 seconds per player and game
@@ -136,18 +145,27 @@ def extend_deadline(moderator: User, game_id: int, hours: int, reason: str) -> G
 
 
 def rerun_resolution(moderator: User, game_id: int, reason: str) -> None:
-    """A stuck Out of Gears turn: queue the same idempotent resolution task again."""
-    from games import tasks
-
+    """A stuck game (a complete Out of Gears turn, or a bot that has not moved): queue the
+    same idempotent repair the outbox sweep uses."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
         raise services.NotFound("There is no such game.")
-    if game.kind != "outofgears" or game.status != Status.ACTIVE or game.all_in_since is None:
-        raise services.Conflict("This game has no complete turn waiting to be resolved.")
+    if game.status != Status.ACTIVE or game.due_since is None:
+        raise services.Conflict("This game is not waiting for the server.")
     with transaction.atomic():
         _record(moderator, "resolve turn again", reason, game=game, details={"turn": game.turn})
-        turn = game.turn
-        transaction.on_commit(lambda: tasks.resolve_turn.delay(game_id, turn))
+        effects.after_commit("games.tasks.catch_up", game_id)
+
+
+def requeue_emails(moderator: User, reason: str, *, notification_ids=None) -> int:
+    """E-mails given up on (FAILED): send them again, with another day of retries. All of them,
+    or only the given notifications."""
+    with transaction.atomic():
+        counts = {"notifications": outbox.requeue_failed(Notification, notification_ids)}
+        if notification_ids is None:
+            counts["invitations"] = outbox.requeue_failed(Invitation)
+        _record(moderator, "re-queue e-mails", reason, details=counts)
+    return sum(counts.values())
 
 
 def suspend(moderator: User, user: User, reason: str, until=None) -> None:
@@ -190,3 +208,8 @@ def handle_report(moderator: User, report: Report, outcome: str, reason: str, un
         Report.objects.filter(message=message, state=Report.State.OPEN).update(
             state=outcome, handled=timezone.now()
         )
+
+
+def record_sweep(moderator: User, reason: str) -> None:
+    """A moderator ran the outbox sweep by hand (it is idempotent: it only re-queues)."""
+    _record(moderator, "run outbox sweep", reason)

@@ -1,31 +1,34 @@
 """E-mails to players: who gets which message, and sending it once.
 
 Services call `queue()` inside their transaction: it records one Notification row per player
-(a unique key makes it at most once per player, game, turn and kind) and sends each after
-commit through a Celery task. Templates come in trios per message: templates/emails/<kind>
-_subject.txt, <kind>.txt and <kind>.html.
+(a unique key makes it at most once per player, game, turn and kind): the row is the outbox
+entry (games/outbox.py). A Celery task queued on commit sends it; the beat's sweep re-queues it
+if that task is lost or the send fails. Templates come in trios per message:
+templates/emails/<kind>_subject.txt, <kind>.txt and <kind>.html.
 """
 
 from __future__ import annotations
 
 import logging
+import smtplib
 import zoneinfo
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
-from django.db import transaction
-from django.db.models import F
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from games import engines
+from games import effects, engines, outbox
 from games.models import Game, Invitation, Notification, Seat
 
 log = logging.getLogger(__name__)
 
 Kind = Notification.Kind
+# What a failed delivery raises: SMTP refusals and connection errors (OSError covers sockets).
+MAIL_ERRORS = (smtplib.SMTPException, OSError)
 
 # Which profile switch governs a kind of e-mail (None: always sent, e.g. "you were replaced").
 PREFERENCE = {
@@ -55,24 +58,25 @@ def may_mail(user, kind: str) -> bool:
 def queue(game: Game, kind: str, seats, *, turn: int = 0, about: int = 0) -> list[int]:
     """Record one e-mail per eligible player and send each after commit. Call inside the
     game's transaction. Returns the ids of the notifications created."""
-    from games import tasks
-
     created_ids = []
     for seat in seats:
         user = seat.user
         if not may_mail(user, kind):
             continue
         note, created = Notification.objects.get_or_create(
-            kind=kind, user=user, game=game, turn=turn, about=about
+            kind=kind,
+            user=user,
+            game=game,
+            turn=turn,
+            about=about,
+            defaults={"next_attempt": outbox.first_attempt()},
         )
         if created:
             created_ids.append(note.pk)
-    # robust: the move is committed whatever happens to its e-mail (a broker that is down, or
-    # an eager task's retry raised into the request); the failure is logged, not raised.
+    # The move is committed whatever happens to its e-mail: a broker that cannot be reached is
+    # logged, and the sweep sends the row later.
     for note_id in created_ids:
-        transaction.on_commit(
-            lambda note_id=note_id: tasks.send_notification.delay(note_id), robust=True
-        )
+        effects.after_commit("games.tasks.send_notification", note_id)
     return created_ids
 
 
@@ -94,6 +98,13 @@ def read_unsubscribe_token(token: str) -> tuple[int, str]:
 # --- rendering and sending ---------------------------------------------------------------------
 
 
+def message_id(row) -> str:
+    """A stable Message-ID per outbox row: a message sent twice (a worker killed between the
+    SMTP server's answer and the commit of SENT) carries the same id, so it is recognisable."""
+    domain = urlsplit(settings.SITE_URL).hostname or "geartable.local"
+    return f"<{row.message_id_local}@{domain}>"
+
+
 def send_trio(name: str, to: str, context: dict, headers: dict | None = None) -> None:
     """Render templates/emails/<name>_subject.txt, <name>.txt and <name>.html, and send."""
     context = {"site_url": settings.SITE_URL, **context}
@@ -105,29 +116,51 @@ def send_trio(name: str, to: str, context: dict, headers: dict | None = None) ->
     message.send()
 
 
+# Turn e-mails stop being worth sending once the turn they announce is over.
+TURN_KINDS = (Kind.YOUR_TURN, Kind.REMINDER, Kind.TURN_RESOLVED)
+
+
+def unwanted(note: Notification) -> str:
+    """Why this e-mail should not go out now, or "" if it should."""
+    if not may_mail(note.user, note.kind):  # preferences may have changed since queued
+        return "No longer wanted: the player turned it off or cannot be mailed."
+    late = note.attempts > 1 or note.created < timezone.now() - outbox.seconds("OUTBOX_MAIL_GRACE")
+    if (
+        late
+        and note.kind in TURN_KINDS
+        and (not note.game.is_active or note.game.turn != note.turn)
+    ):
+        # A retry after an outage: the turn it announces has passed, the player has moved on.
+        return "No longer wanted: the turn it announced is over."
+    return ""
+
+
 def deliver(notification_id: int) -> bool:
     """Send one notification if it is still pending. Idempotent: a second run sends nothing.
 
-    The row stays locked while the message goes out, so two workers never send it twice."""
-    with transaction.atomic():
-        note = (
-            Notification.objects.select_for_update(skip_locked=True)
-            .select_related("user", "game")
-            .filter(pk=notification_id, state=Notification.State.PENDING)
-            .first()
-        )
-        if note is None:
-            return False
-        note.attempts += 1
-        if not may_mail(note.user, note.kind):  # preferences may have changed since queued
-            note.state = Notification.State.SKIPPED
-            note.save(update_fields=["state", "attempts"])
-            return False
+    Claimed in a short transaction of its own, sent with no lock held, then marked: a worker
+    that dies mid-way leaves the row SENDING, and the sweep sends it again only after the claim
+    times out (games/outbox.py). Raises the SMTP error after recording it, for the task."""
+    note = outbox.claim(Notification.objects.select_related("user", "game"), notification_id)
+    if note is None:
+        return False
+    reason = unwanted(note)
+    if reason:
+        outbox.mark_skipped(note, reason)
+        return False
+    try:
         context, headers = _context(note)
+        headers["Message-ID"] = message_id(note)
         with timezone.override(_zone(note.user)):  # deadlines in the player's own time zone
             send_trio(note.kind, note.user.email, context, headers)
-        note.state, note.sent, note.error = Notification.State.SENT, timezone.now(), ""
-        note.save(update_fields=["state", "sent", "error", "attempts"])
+    except MAIL_ERRORS as exc:
+        outbox.mark_failed(note, repr(exc))
+        raise
+    except Exception as exc:  # a bug, not the mail server: retrying would not help
+        log.exception("E-mail %s could not be built", notification_id)
+        outbox.mark_failed(note, repr(exc), final=True)
+        raise
+    outbox.mark_sent(note)
     return True
 
 
@@ -136,17 +169,6 @@ def _zone(user) -> zoneinfo.ZoneInfo:
         return zoneinfo.ZoneInfo(user.time_zone)
     except (zoneinfo.ZoneInfoNotFoundError, ValueError):
         return zoneinfo.ZoneInfo("UTC")
-
-
-def record_failure(notification_id: int, error: str, *, final: bool) -> None:
-    # deliver() counted the attempt inside the transaction the failure rolled back: count it here.
-    fields = {"error": error[:2000], "attempts": F("attempts") + 1}
-    if final:
-        fields["state"] = Notification.State.FAILED
-        log.error("E-mail %s failed after its retries: %s", notification_id, error)
-    Notification.objects.filter(pk=notification_id, state=Notification.State.PENDING).update(
-        **fields
-    )
 
 
 def _context(note: Notification) -> tuple[dict, dict]:
@@ -225,32 +247,38 @@ def _result_lines(game: Game, names: dict) -> list[str]:
 
 
 def send_invitation(invitation_id: int) -> bool:
-    """Idempotent: an invitation is sent once, however often the task runs."""
-    with transaction.atomic():
-        invitation = (
-            Invitation.objects.select_for_update(skip_locked=True, of=("self",))
-            .select_related("game", "inviter", "user")
-            .filter(pk=invitation_id, sent__isnull=True)
-            .first()
-        )
-        if invitation is None:
+    """Idempotent: an invitation is sent once, however often the task runs (claimed as a
+    Notification is; see deliver())."""
+    invitation = outbox.claim(
+        Invitation.objects.select_related("game", "inviter", "user"), invitation_id
+    )
+    if invitation is None:
+        return False
+    game = invitation.game
+    if invitation.user is not None:
+        if not may_mail(invitation.user, Kind.REPLACED):  # no preference governs invitations
+            outbox.mark_skipped(invitation, "The invited player cannot be mailed.")
             return False
-        game = invitation.game
-        if invitation.user is not None:
-            if not may_mail(invitation.user, Kind.REPLACED):  # no preference governs invitations
-                return False
-            to, name = invitation.user.email, invitation.user.name
-            link = absolute(reverse("game", args=[game.pk]))
-        else:
-            to, name = invitation.email, None
-            link = absolute(reverse("accept_invitation", args=[invitation.token]))
+        to, name = invitation.user.email, invitation.user.name
+        link = absolute(reverse("game", args=[game.pk]))
+    else:
+        to, name = invitation.email, None
+        link = absolute(reverse("accept_invitation", args=[invitation.token]))
+    try:
         send_trio(
             "invitation",
             to,
             {"game": game, "inviter": invitation.inviter.name, "name": name, "link": link},
+            {"Message-ID": message_id(invitation)},
         )
-        invitation.sent = timezone.now()
-        invitation.save(update_fields=["sent"])
+    except MAIL_ERRORS as exc:
+        outbox.mark_failed(invitation, repr(exc))
+        raise
+    except Exception as exc:
+        log.exception("Invitation %s could not be built", invitation_id)
+        outbox.mark_failed(invitation, repr(exc), final=True)
+        raise
+    outbox.mark_sent(invitation)
     return True
 
 

@@ -17,7 +17,7 @@ from django.db.models import Case, F, Value, When
 from django.utils import timezone
 
 from accounts.models import User
-from games import engines
+from games import effects, engines, notifications
 from games.models import BotKind, Game, Invitation, Kind, Move, Seat, Status
 
 log = logging.getLogger(__name__)
@@ -224,9 +224,7 @@ def invite(inviter: User, game_id: int, who: str) -> Invitation:
         invitation = Invitation.objects.create(
             game=game, inviter=inviter, user=user, email="" if user else who
         )
-        from games import tasks
-
-        transaction.on_commit(lambda: tasks.send_invitation.delay(invitation.pk))
+        effects.after_commit("games.tasks.send_invitation", invitation.pk)
     return invitation
 
 
@@ -271,6 +269,7 @@ def start_game(user: User, game_id: int) -> Game:
         game.status = Status.ACTIVE
         game.started = timezone.now()
         _after_change(game, new_turn=True)
+        seats = _settle(game)
         game.save(
             update_fields=[
                 "options",
@@ -282,11 +281,13 @@ def start_game(user: User, game_id: int) -> Game:
                 "turn",
                 "turn_version",
                 "deadline",
+                "due_since",
                 "updated",
             ]
         )
         _sync_seats(game)
-        _queue_followups(game, mover=next(s for s in seats if s.user_id == user.pk), new_turn=True)
+        mover = next(s for s in seats if s.user_id == user.pk)
+        _queue_followups(game, seats, mover=mover, new_turn=True)
     return game
 
 
@@ -346,12 +347,13 @@ def _apply(game: Game, seat: Seat, action: object, kind: str) -> Game:
     game.state = state
     new_turn = engines.turn_number(game.kind, state) != old_turn
     _after_change(game, new_turn=new_turn)
+    seats = _settle(game)
     _save(game)
     _sync_seats(game)
     if seat.missed_deadlines and kind == Move.Kind.ACTION and not seat.is_bot:
         seat.missed_deadlines = 0  # "in a row": a move of one's own resets the count
         Seat.objects.filter(pk=seat.pk).update(missed_deadlines=0)
-    _queue_followups(game, mover=seat, new_turn=new_turn)
+    _queue_followups(game, seats, mover=seat, new_turn=new_turn)
     return game
 
 
@@ -363,16 +365,34 @@ def resolve_turn(game_id: int, turn: int) -> bool:
             return False  # deleted since the task was queued: nothing to resolve
         if game.status != Status.ACTIVE or game.kind != Kind.OUTOFGEARS or game.turn != turn:
             return False
-        eng = engines.engine(game.kind)
-        if not eng.all_programmed(game.state):
-            return False
-        game.state = eng.resolve(game.state)
-        _record(game, None, Move.Kind.RESOLVE, None)
-        _after_change(game, new_turn=True)
-        _save(game)
-        _sync_seats(game)
-        _queue_followups(game, resolved=True)
+        return _resolve(game)
+
+
+def _resolve(game: Game) -> bool:
+    """Resolve the locked game's turn if every program is in (O7–O15)."""
+    eng = engines.engine(game.kind)
+    if not eng.all_programmed(game.state):
+        return False
+    game.state = eng.resolve(game.state)
+    _record(game, None, Move.Kind.RESOLVE, None)
+    _after_change(game, new_turn=True)
+    seats = _settle(game)
+    _save(game)
+    _sync_seats(game)
+    _queue_followups(game, seats, resolved=True)
     return True
+
+
+def catch_up(game_id: int) -> int:
+    """The outbox sweep's repair of a game that is owed a step (its `due_since` is old): the
+    resolution of a complete Out of Gears turn, then every bot that must act. Idempotent:
+    each step is checked under the game's row lock. Returns the steps taken."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or game.status != Status.ACTIVE:
+            return 0
+        resolved = int(game.kind == Kind.OUTOFGEARS and _resolve(game))
+    return resolved + play_bots(game_id)
 
 
 def play_bots(game_id: int, *, limit: int = 60) -> int:
@@ -393,9 +413,7 @@ def play_bots(game_id: int, *, limit: int = 60) -> int:
             _apply(game, bot, action, Move.Kind.ACTION)
             made += 1
     # Many bot moves in a row (a game of bots): continue in a fresh task, not in this one.
-    from games import tasks
-
-    transaction.on_commit(lambda: tasks.play_bots.delay(game_id))
+    effects.enqueue("games.tasks.play_bots", game_id)
     return made
 
 
@@ -417,9 +435,6 @@ def _after_change(game: Game, *, new_turn: bool) -> None:
         game.deadline = (
             timezone.now() + timedelta(seconds=game.turn_seconds) if game.turn_seconds else None
         )
-    if game.kind == Kind.OUTOFGEARS:
-        all_in = eng.all_programmed(game.state)
-        game.all_in_since = (game.all_in_since or timezone.now()) if all_in else None
     if eng.is_over(game.state) and game.status == Status.ACTIVE:
         game.status = Status.FINISHED
         game.finished = timezone.now()
@@ -439,10 +454,26 @@ def _save(game: Game) -> None:
             "status",
             "finished",
             "result",
-            "all_in_since",
+            "due_since",
             "updated",
         ]
     )
+
+
+def _settle(game: Game) -> list[Seat]:
+    """The game's seats (one query), and `due_since` set when the server now owes the game a
+    step: a complete Out of Gears turn to resolve, or a bot whose turn it is (the outbox that
+    the sweep reads; docs/delivery.md)."""
+    seats = list(game.seats.select_related("user"))
+    due = False
+    if game.status == Status.ACTIVE:
+        if game.kind == Kind.OUTOFGEARS and engines.engine(game.kind).all_programmed(game.state):
+            due = True
+        else:
+            to_act = engines.seats_to_act(game.kind, game.state)
+            due = any(s.is_bot and s.seat_id in to_act for s in seats)
+    game.due_since = timezone.now() if due else None
+    return seats
 
 
 def _sync_seats(game: Game) -> None:
@@ -459,11 +490,15 @@ def _touch(game: Game) -> None:
 
 
 def _queue_followups(
-    game: Game, *, mover: Seat | None = None, new_turn: bool = False, resolved: bool = False
+    game: Game,
+    seats: list[Seat],
+    *,
+    mover: Seat | None = None,
+    new_turn: bool = False,
+    resolved: bool = False,
 ) -> None:
-    """After commit: bots act, a complete Out of Gears turn resolves, players are told."""
-    from games import notifications, tasks
-
+    """After commit: bots act, a complete Out of Gears turn resolves, players are told. Each
+    is also recorded (`due_since`, Notification rows), so the sweep repairs a lost task."""
     Note = notifications.Kind
     game_id, turn = game.pk, game.turn
     if game.status == Status.FINISHED:
@@ -474,12 +509,11 @@ def _queue_followups(
     if game.status != Status.ACTIVE:
         return
     if game.kind == Kind.OUTOFGEARS and engines.engine(game.kind).all_programmed(game.state):
-        transaction.on_commit(lambda: tasks.resolve_turn.delay(game_id, turn))
+        effects.after_commit("games.tasks.resolve_turn", game_id, turn)
         return
-    seats = list(game.seats.select_related("user"))
     to_act = engines.seats_to_act(game.kind, game.state)
     if any(s.is_bot and s.seat_id in to_act for s in seats):
-        transaction.on_commit(lambda: tasks.play_bots.delay(game_id))
+        effects.after_commit("games.tasks.play_bots", game_id)
     if resolved:
         humans = [s for s in seats if s.user_id and not s.bot]
         notifications.queue(game, Note.TURN_RESOLVED, humans, turn=turn)
@@ -516,6 +550,10 @@ def expire_turn(game_id: int, turn: int, *, now=None) -> bool:
         ):
             return False
         eng = engines.engine(game.kind)
+        if game.kind == Kind.OUTOFGEARS and eng.all_programmed(game.state):
+            # Nobody is absent: every program is in and only the resolution is missing (its
+            # task was lost). Resolve it now rather than leave the deadline behind us.
+            return _resolve(game)
         seats = {s.seat_id: s for s in game.seats.select_related("user")}
         if game.kind == Kind.GEARED:
             absent = [seats[sid] for sid in engines.seats_to_act(game.kind, game.state)]
@@ -558,13 +596,12 @@ def resign(user: User, game_id: int) -> Game:
 
 
 def _replace_with_bot(game: Game, seat: Seat, *, missed: bool) -> None:
-    from games import notifications
-
     user = seat.user
     seat.bot, seat.replaced_user, seat.user = "greedy", user, None
     seat.save(update_fields=["bot", "replaced_user", "user"])
     game.version += 1
-    game.save(update_fields=["version", "updated"])
+    seats = _settle(game)
+    game.save(update_fields=["version", "due_since", "updated"])
     if missed:
         seat.user = user  # only to address the e-mail; the seat row no longer names them
         notifications.queue(game, notifications.Kind.REPLACED, [seat], turn=game.turn)
@@ -574,13 +611,11 @@ def _replace_with_bot(game: Game, seat: Seat, *, missed: bool) -> None:
         game, notifications.Kind.PLAYER_REPLACED, others, turn=game.turn, about=seat.position
     )
     _sync_seats(game)
-    _queue_followups(game)
+    _queue_followups(game, seats)
 
 
 def remind(game_id: int, turn: int, *, now=None) -> int:
     """Once per turn, when about 80% of the time is gone, remind those who have not played."""
-    from games import notifications
-
     now = now or timezone.now()
     with transaction.atomic():
         game = locked_game(game_id)

@@ -1,76 +1,76 @@
 """Celery tasks: thin, idempotent wrappers that take ids, re-read, and call games.services.
 
 Every task is queued on commit (never inside the transaction that made the work), serialised
-as JSON, and time-limited (config/settings.py). A task that runs twice changes nothing the
-second time: the services check the turn or version under the game's row lock, and an e-mail's
-Notification row is sent once.
+as JSON, time-limited, and acknowledged late (config/settings.py): a task whose worker dies is
+handed out again. Running twice changes nothing the second time: the services check the turn
+or version under the game's row lock, and an e-mail's row is claimed before it is sent.
+
+A lost task is not lost work: the beat's `sweep` reads what is owed from the database and
+queues it again (games/outbox.py, docs/delivery.md). So e-mail retries are the sweep's too:
+a failed send records its next attempt on the row instead of waiting in the broker.
 """
 
 from __future__ import annotations
 
 import logging
-import smtplib
 
 from celery import shared_task
 
-from games import notifications, services
+from games import notifications, outbox, services
 
 log = logging.getLogger(__name__)
 
-# What a failed delivery raises: SMTP refusals and connection errors (OSError covers sockets).
-MAIL_ERRORS = (smtplib.SMTPException, OSError)
 
-
-@shared_task(acks_late=True)
+@shared_task
 def resolve_turn(game_id: int, turn: int) -> bool:
-    """Resolve an Out of Gears turn once every program is in; does nothing if already done.
-
-    acks_late: if the worker dies mid-way, the broker hands the task to another worker, and the
-    turn check under the row lock makes the second run safe."""
+    """Resolve an Out of Gears turn once every program is in; does nothing if already done."""
     return services.resolve_turn(game_id, turn)
 
 
-@shared_task(acks_late=True)
+@shared_task
 def play_bots(game_id: int) -> int:
     """Every bot that must act now acts, through the same locked, version-checked write path."""
     return services.play_bots(game_id)
 
 
-@shared_task(bind=True, acks_late=True, max_retries=5)
-def send_notification(self, notification_id: int) -> bool:
-    """Send one e-mail; on failure retry with exponential backoff, then record the failure.
-    A failed delivery never touches the game."""
+@shared_task
+def catch_up(game_id: int) -> int:
+    """The sweep's repair of a game owed a step: its resolution, then its bots."""
+    return services.catch_up(game_id)
+
+
+def _send(send, row_id: int) -> bool:
+    """Send one e-mail row. A failure is already recorded on the row (its next attempt, or
+    FAILED), and the sweep retries it: the task itself ends here either way."""
     try:
-        return notifications.deliver(notification_id)
-    except MAIL_ERRORS as exc:
-        final = self.request.retries >= self.max_retries
-        notifications.record_failure(notification_id, repr(exc), final=final)
-        if final:
-            return False
-        raise self.retry(exc=exc, countdown=min(600, 5 * 2**self.request.retries)) from exc
-    except Exception as exc:  # a bug, not the mail server: retrying would not help
-        log.exception("E-mail %s could not be built", notification_id)
-        notifications.record_failure(notification_id, repr(exc), final=True)
+        return send(row_id)
+    except Exception:  # recorded on the row and logged by send(); the sweep retries it
         return False
 
 
-@shared_task(bind=True, acks_late=True, max_retries=5)
-def send_invitation(self, invitation_id: int) -> bool:
-    try:
-        return notifications.send_invitation(invitation_id)
-    except MAIL_ERRORS as exc:
-        if self.request.retries >= self.max_retries:
-            log.error("Invitation %s failed after its retries: %r", invitation_id, exc)
-            return False
-        raise self.retry(exc=exc, countdown=min(600, 5 * 2**self.request.retries)) from exc
+@shared_task
+def send_notification(notification_id: int) -> bool:
+    """Send one e-mail; a failed delivery never touches the game."""
+    return _send(notifications.deliver, notification_id)
 
 
-@shared_task(acks_late=True)
+@shared_task
+def send_invitation(invitation_id: int) -> bool:
+    return _send(notifications.send_invitation, invitation_id)
+
+
+@shared_task
+def sweep() -> dict:
+    """Beat, every OUTBOX_SWEEP_INTERVAL seconds: re-queue every overdue piece of work."""
+    return outbox.sweep()
+
+
+@shared_task
 def expire_turn(game_id: int, turn: int) -> bool:
     return services.expire_turn(game_id, turn)
 
 
-@shared_task(acks_late=True)
+@shared_task
 def remind(game_id: int, turn: int) -> int:
     return services.remind(game_id, turn)
 

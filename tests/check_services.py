@@ -18,6 +18,12 @@ SERVICES = [
         6379,
         'redis-server --daemonize yes --bind 127.0.0.1 --port 6379 --save "" --appendonly no',
     ),
+    (
+        "RabbitMQ",
+        os.environ.get("CELERY_TEST_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672//"),
+        5672,
+        "rabbitmq-server -detached",
+    ),
 ]
 
 failed = False

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import pytest
 
+from tests.smtp import smtp_control, smtp_server  # noqa: F401 (fixtures: a real SMTP server)
+
 PASSWORD = "correct-horse-battery-staple"
 
 

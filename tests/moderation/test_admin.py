@@ -136,16 +136,14 @@ def test_resolve_a_stuck_turn_again(mod_client, alice, bob, django_capture_on_co
             action = eng.legal_actions(game.state, seat.seat_id)[0]
             services.submit_action(user, game.pk, game.version, action)
     game.refresh_from_db()
-    assert game.turn == 1 and game.all_in_since is not None
-    Game.objects.filter(pk=game.pk).update(
-        all_in_since=timezone.now() - timezone.timedelta(minutes=5)
-    )
+    assert game.turn == 1 and game.due_since is not None
+    Game.objects.filter(pk=game.pk).update(due_since=timezone.now() - timezone.timedelta(minutes=5))
     stuck = mod_client.get(reverse("admin:games_game_changelist"), {"stuck": "yes"})
     assert f"/admin/games/game/{game.pk}/change/" in stuck.content.decode()
     with django_capture_on_commit_callbacks(execute=True):
         moderate(mod_client, game, action="resolve", reason="worker died")
     game.refresh_from_db()
-    assert game.turn == 2 and game.all_in_since is None
+    assert game.turn == 2 and game.due_since is None
     assert ModerationAction.objects.get().details == {"turn": 1}
 
 

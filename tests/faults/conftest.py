@@ -1,0 +1,247 @@
+"""The fault tests' stack: real worker and beat processes (`celery -A tests.faults.worker_app`)
+on a real broker, the test's PostgreSQL database and a real SMTP server, that a test can kill
+(-9, the whole process group), stop and start again.
+
+- `broker`: Redis (a private redis-server on a free port, so that a test can stop it for real:
+  it keeps nothing on disk, so its queues are lost like a crashed broker's) or RabbitMQ (the
+  machine's, on a queue of the test's own).
+- `stack`: starts workers and a beat with short outbox settings (a sweep every second, grace
+  periods of two seconds), and points this process's Celery app at the same broker and queue,
+  so that the views called here queue their tasks where the workers take them.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from contextlib import suppress
+from pathlib import Path
+
+import kombu.pools
+import pytest
+from amqp.exceptions import ChannelError
+from django.db import connection
+
+from config.celery import app as celery_app
+from tests.smtp import free_port
+
+ROOT = Path(__file__).resolve().parents[2]
+RABBITMQ_URL = os.environ.get("CELERY_TEST_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672//")
+
+# Short outbox settings for the processes and for this one (seconds).
+OUTBOX = {
+    "OUTBOX_SWEEP_INTERVAL": 1,
+    "OUTBOX_GAME_GRACE": 2,
+    "OUTBOX_MAIL_GRACE": 2,
+    "OUTBOX_RETRY_BASE": 1,
+    "OUTBOX_RETRY_MAX": 2,
+    "OUTBOX_CLAIM_TIMEOUT": 4,
+}
+TIME_LIMIT = 10  # the tasks' hard limit in the workers (and Redis's visibility timeout + 30 s)
+
+
+def wait_port(port: int, seconds: float = 10.0) -> None:
+    deadline = time.monotonic() + seconds
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            return
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+class PrivateRedis:
+    """A redis-server of the test's own, which the test may stop (kill -9) and start again."""
+
+    kind = "redis"
+
+    def __init__(self, directory: Path) -> None:
+        self.port = free_port()
+        self.directory = directory
+        self.url = f"redis://127.0.0.1:{self.port}/0"
+        self.process: subprocess.Popen | None = None
+
+    def start(self) -> None:
+        self.process = subprocess.Popen(
+            [
+                shutil.which("redis-server") or "redis-server",
+                *("--port", str(self.port), "--bind", "127.0.0.1", "--save", ""),
+                *("--appendonly", "no", "--dir", str(self.directory)),
+            ],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        wait_port(self.port)
+
+    def stop(self) -> None:
+        if self.process is not None:
+            self.process.kill()
+            self.process.wait()
+            self.process = None
+
+
+class RabbitMQ:
+    """The machine's RabbitMQ; the test's queue is deleted afterwards."""
+
+    kind = "amqp"
+    url = RABBITMQ_URL
+
+    def start(self) -> None:
+        pass
+
+    def stop(self) -> None:
+        pytest.fail("these tests do not stop the machine's RabbitMQ")
+
+
+@pytest.fixture(params=["redis", "amqp"])
+def broker(request, tmp_path):
+    if request.param == "redis":
+        server = PrivateRedis(tmp_path)
+        server.start()
+        yield server
+        server.stop()
+    else:
+        yield RabbitMQ()
+
+
+class Stack:
+    """Worker and beat processes of the real code, each in its own process group."""
+
+    def __init__(self, broker, queue: str, inbox, directory: Path) -> None:
+        self.broker, self.queue, self.inbox, self.directory = broker, queue, inbox, directory
+        self.marker = directory / "marker"
+        self.marker.touch()
+        self.processes: list[subprocess.Popen] = []
+        self.env = {
+            **os.environ,
+            "DJANGO_SETTINGS_MODULE": "tests.faults.worker_settings",
+            "PYTHONPATH": str(ROOT),
+            "FAULT_DATABASE": connection.settings_dict["NAME"],
+            "FAULT_BROKER_URL": broker.url,
+            "FAULT_QUEUE": queue,
+            "FAULT_SMTP_PORT": str(inbox.port),
+            "FAULT_MARKER": str(self.marker),
+            "CELERY_TASK_TIME_LIMIT": str(TIME_LIMIT),
+            **{name: str(value) for name, value in OUTBOX.items()},
+        }
+
+    def _start(self, name: str, args: list[str], env: dict) -> subprocess.Popen:
+        """Start it supervised, as production runs it (systemd's Restart=always): a Celery
+        worker on Redis exits ("Unrecoverable error") on some broker failures, and is started
+        again. kill -9 of the process group kills the supervisor too."""
+        log = open(self.directory / f"{name}.log", "ab")  # noqa: SIM115 (kept by the process)
+        command = [sys.executable, "-m", "celery", "-A", "tests.faults.worker_app", *args]
+        process = subprocess.Popen(
+            [
+                shutil.which("bash") or "/bin/bash",
+                "-c",
+                'while :; do "$@"; sleep 0.5; done',
+                "supervise",
+                *command,
+            ],
+            cwd=ROOT,
+            env={**self.env, **env},
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,  # its own process group: kill -9 takes its children too
+        )
+        self.processes.append(process)
+        return process
+
+    def worker(self, concurrency: int = 2, **env) -> subprocess.Popen:
+        n = len(self.processes)
+        return self._start(
+            f"worker{n}",
+            [
+                "worker",
+                *("-Q", self.queue, "-c", str(concurrency), "-P", "prefork"),
+                *("-n", f"fault{n}-{uuid.uuid4().hex[:6]}@%h", "-l", "INFO"),
+                "-O",
+                "fair",
+                "--without-mingle",
+                "--without-gossip",
+            ],
+            {key: str(value) for key, value in env.items()},
+        )
+
+    def beat(self) -> subprocess.Popen:
+        return self._start(
+            "beat",
+            ["beat", "-s", str(self.directory / "beat-schedule"), "-l", "INFO"],
+            {},
+        )
+
+    @staticmethod
+    def kill(process: subprocess.Popen) -> None:
+        """kill -9 the process group: the worker and its pool children die at once."""
+        with suppress(ProcessLookupError):
+            os.killpg(process.pid, signal.SIGKILL)
+        process.wait()
+
+    def queued(self) -> int:
+        """Messages waiting in the test's queue (not those a worker has taken)."""
+        with celery_app.connection_for_write() as conn:
+            try:
+                return conn.default_channel.queue_declare(self.queue, passive=True).message_count
+            except ChannelError:  # Redis: an empty queue does not exist
+                return 0
+
+    def markers(self, what: str) -> list[str]:
+        return [line for line in self.marker.read_text().splitlines() if line.startswith(what)]
+
+    def wait_marker(self, what: str, count: int = 1, seconds: float = 20.0) -> None:
+        deadline = time.monotonic() + seconds
+        while len(self.markers(what)) < count:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"no '{what}' marker after {seconds} s: {self.logs()}")
+            time.sleep(0.02)
+
+    def logs(self) -> str:
+        return "\n".join(
+            f"--- {path.name}\n{path.read_text(errors='replace')[-3000:]}"
+            for path in sorted(self.directory.glob("*.log"))
+        )
+
+    def stop_all(self) -> None:
+        for process in self.processes:
+            self.kill(process)
+
+
+def _reset_publisher() -> None:
+    """Drop this process's broker connections, so the next task goes to the current URL."""
+    kombu.pools.reset()  # closes and forgets every pooled connection (kept by URL)
+    celery_app._after_fork()
+
+
+@pytest.fixture
+def stack(broker, smtp_server, settings, transactional_db, tmp_path):
+    """Real processes against the test database, and this process publishing to them. The
+    views called here run the real code: tasks are queued on commit to the real broker."""
+    queue = f"geartable-fault-{uuid.uuid4().hex[:12]}"
+    stack = Stack(broker, queue, smtp_server, tmp_path)
+    saved = {
+        key: celery_app.conf[key]
+        for key in ("broker_url", "task_default_queue", "task_always_eager")
+    }
+    for name, value in OUTBOX.items():
+        setattr(settings, name, value)
+    settings.CELERY_TASK_ALWAYS_EAGER = False
+    celery_app.conf.update(broker_url=broker.url, task_default_queue=queue, task_always_eager=False)
+    _reset_publisher()
+    try:
+        yield stack
+    finally:
+        stack.stop_all()
+        if broker.kind == "amqp":
+            with suppress(Exception), celery_app.connection_for_write() as conn:
+                conn.default_channel.queue_delete(queue)
+        celery_app.conf.update(saved)
+        _reset_publisher()

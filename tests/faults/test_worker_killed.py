@@ -1,0 +1,120 @@
+"""Workers die: kill -9 of the whole worker process group in the middle of an Out of Gears
+resolution, again and again, on Redis and on RabbitMQ; two workers racing over one stream of
+games. Every turn resolves, exactly once, within the sweep's bound (docs/delivery.md)."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from config.celery import app as celery_app
+from games.models import Game, Move, Notification
+from tests.notify.helpers import start_oog, submit_program, wait_for
+
+pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
+
+GAMES = 3
+KILLS = 3
+# A lost turn is repaired by the sweep: within its interval and the game grace period, plus a
+# new worker's start-up and the (slowed) resolution itself. Generous for a loaded CI machine.
+BOUND = 30.0
+
+
+def program_everyone(game: Game, users) -> None:
+    for user in users:
+        submit_program(game, user)
+
+
+def resolutions(game: Game) -> int:
+    return Move.objects.filter(game=game, kind=Move.Kind.RESOLVE).count()
+
+
+def assert_each_turn_resolved_once(game: Game, turns: int) -> None:
+    game.refresh_from_db()
+    assert game.turn == turns + 1
+    assert resolutions(game) == turns, "a turn resolved twice, or not at all"
+    assert [story["turn"] for story in game.state["story"]] == list(range(1, turns + 1))
+    seqs = list(Move.objects.filter(game=game).values_list("seq", flat=True))
+    assert seqs == list(range(1, len(seqs) + 1)), "the move log has a gap or a double"
+
+
+def test_a_worker_killed_mid_resolution_again_and_again_loses_no_turn_and_doubles_none(
+    stack, alice, bob
+):
+    games = [start_oog([alice, bob]) for _ in range(GAMES)]
+    worker = stack.worker(FAULT_SLOW_RESOLVE=1.0)
+    stack.beat()
+    recoveries = []
+    for turn in range(1, KILLS + 1):
+        started = len(stack.markers("resolving"))
+        for game in games:
+            program_everyone(game, [alice, bob])
+        # Kill when a resolution is under way: the game row locked, nothing committed.
+        stack.wait_marker("resolving", started + 1)
+        stack.kill(worker)
+        killed = time.monotonic()
+        worker = stack.worker(FAULT_SLOW_RESOLVE=1.0)
+        for game in games:
+            wait_for(
+                lambda game=game, turn=turn: Game.objects.get(pk=game.pk).turn == turn + 1,
+                seconds=BOUND,
+                what=f"game {game.pk} to resolve turn {turn} after the kill\n{stack.logs()}",
+            )
+        recoveries.append(time.monotonic() - killed)
+        # Every e-mail is done with before the players move on (a kill can land in a send).
+        wait_for(
+            lambda: not Notification.objects.filter(state__in=["pending", "sending"]).exists(),
+            seconds=BOUND,
+            what=f"every e-mail to be sent\n{stack.logs()}",
+        )
+    for game in games:
+        assert_each_turn_resolved_once(game, KILLS)
+    assert Notification.objects.filter(kind=Notification.Kind.TURN_RESOLVED).count() == (
+        GAMES * KILLS * 2
+    )
+    # Sent; or, when a kill cost it its first attempt and the turn it announced was already
+    # played when it was retried, skipped as no longer needed (docs/delivery.md).
+    sent = Notification.objects.filter(state=Notification.State.SENT)
+    for row in Notification.objects.exclude(state=Notification.State.SENT):
+        assert row.state == Notification.State.SKIPPED and row.attempts >= 2, row
+        assert "turn it announced is over" in row.error
+    inbox_ids = {m["Message-ID"] for m in stack.inbox.messages}
+    assert {f"<notification-{pk}@testserver>" for pk in sent.values_list("pk", flat=True)} <= (
+        inbox_ids
+    )
+    print(f"{stack.broker.kind}: turns back {[f'{r:.1f} s' for r in recoveries]} after each kill")
+
+
+@pytest.mark.parametrize("broker", ["redis"], indirect=True)
+def test_two_workers_racing_over_one_stream_of_games_resolve_each_turn_once(stack, alice):
+    # One person and three bots a game: the bots' programs, the resolutions and the e-mails all
+    # run on two workers at once, and every resolution is queued three more times, so the two
+    # workers race for the same turn under the row lock.
+    stack.worker(concurrency=2)
+    stack.worker(concurrency=2)
+    stack.beat()
+    games = [start_oog([alice], bots=("random", "greedy", "random")) for _ in range(GAMES)]
+    bots = {g.pk: {s.seat_id for s in g.seats.all() if s.is_bot} for g in games}
+    turns = 4
+    for turn in range(1, turns + 1):
+        for game in games:
+            wait_for(
+                lambda game=game: (
+                    Game.objects.get(pk=game.pk).state["programs"].keys() >= bots[game.pk]
+                ),
+                seconds=BOUND,
+                what=f"the bots of game {game.pk} to program turn {turn}",
+            )
+            submit_program(game, alice)
+            for _ in range(3):
+                celery_app.tasks["games.tasks.resolve_turn"].delay(game.pk, turn)
+                celery_app.tasks["games.tasks.catch_up"].delay(game.pk)
+        for game in games:
+            wait_for(
+                lambda game=game, turn=turn: Game.objects.get(pk=game.pk).turn == turn + 1,
+                seconds=BOUND,
+                what=f"game {game.pk} to resolve turn {turn}\n{stack.logs()}",
+            )
+    for game in games:
+        assert_each_turn_resolved_once(game, turns)

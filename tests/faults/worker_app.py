@@ -1,0 +1,60 @@
+"""The project's Celery app, as the fault tests' worker processes run it, with one fault hook:
+FAULT_SLOW_RESOLVE=<seconds> makes every Out of Gears resolution write a line to FAULT_MARKER
+and then sleep inside its transaction (the game row locked, nothing committed), so that a test
+can kill the worker in the middle of a resolution rather than hope to. FAULT_SLOW_BUILD does the
+same after an e-mail row is claimed and before SMTP is reached, FAULT_SLOW_SEND between the SMTP
+server's answer and the commit of SENT. Production code has no hook."""
+
+import os
+import time
+
+import django
+
+from config.celery import app
+from games.outofgears import engine
+
+django.setup()  # the e-mail hooks patch games.notifications, which needs the models
+
+__all__ = ["app"]
+
+
+def _mark(what: str) -> None:
+    with open(os.environ["FAULT_MARKER"], "a") as marker:
+        marker.write(f"{what} {os.getpid()}\n")
+
+
+if os.environ.get("FAULT_SLOW_RESOLVE"):
+    _resolve = engine.resolve
+
+    def slow_resolve(state):
+        _mark(f"resolving {state['turn']}")
+        time.sleep(float(os.environ["FAULT_SLOW_RESOLVE"]))
+        return _resolve(state)
+
+    engine.resolve = slow_resolve
+
+
+if os.environ.get("FAULT_SLOW_BUILD"):
+    from games import notifications  # noqa: E402 (after django.setup)
+
+    _context = notifications._context
+
+    def slow_context(note):
+        _mark("building")
+        time.sleep(float(os.environ["FAULT_SLOW_BUILD"]))
+        return _context(note)
+
+    notifications._context = slow_context
+
+
+if os.environ.get("FAULT_SLOW_SEND"):
+    from games import notifications  # noqa: E402 (after django.setup)
+
+    _send_trio = notifications.send_trio
+
+    def slow_send_trio(*args, **kwargs):
+        _send_trio(*args, **kwargs)
+        _mark("sent")
+        time.sleep(float(os.environ["FAULT_SLOW_SEND"]))
+
+    notifications.send_trio = slow_send_trio

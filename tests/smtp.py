@@ -1,0 +1,98 @@
+"""A real SMTP server for the tests (aiosmtpd on a reserved port) and what it received."""
+
+from __future__ import annotations
+
+import logging
+import socket
+import time
+from dataclasses import dataclass, field
+from email import message_from_bytes, policy
+from email.message import EmailMessage
+
+import pytest
+from aiosmtpd.controller import Controller
+
+
+def free_port() -> int:
+    """A port nobody listens on now (aiosmtpd's Controller cannot take port 0)."""
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@dataclass
+class Inbox:
+    """What the SMTP server received; `refuse` makes it answer DATA with a 550."""
+
+    port: int = 0
+    messages: list[EmailMessage] = field(default_factory=list)
+    refuse: str = ""
+    refused: int = 0
+
+    async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's name)
+        if self.refuse:
+            self.refused += 1
+            return self.refuse
+        message = message_from_bytes(envelope.content, policy=policy.default)
+        message["X-Envelope-To"] = ", ".join(envelope.rcpt_tos)
+        self.messages.append(message)
+        return "250 Message accepted for delivery"
+
+    def to(self, address: str) -> list[EmailMessage]:
+        return [m for m in self.messages if address in m["To"]]
+
+    def wait_for(self, count: int, *, to: str | None = None, seconds: float = 10.0):
+        """Poll until at least `count` messages (to `to`) are in; they go out in the worker."""
+        deadline = time.monotonic() + seconds
+        while True:
+            found = self.to(to) if to else list(self.messages)
+            if len(found) >= count:
+                return found
+            if time.monotonic() > deadline:
+                raise AssertionError(
+                    f"timed out after {seconds} s: {len(found)} of {count} e-mail(s)"
+                    f"{' to ' + to if to else ''}; subjects: {[m['Subject'] for m in found]}"
+                )
+            time.sleep(0.05)
+
+
+def mailers_for(port: int) -> dict:
+    return {
+        "default": {
+            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+            "OPTIONS": {"host": "127.0.0.1", "port": port, "use_tls": False, "timeout": 5},
+        }
+    }
+
+
+class SmtpServer:
+    """An aiosmtpd server on one port that a test can stop and start again (an outage)."""
+
+    def __init__(self, inbox: Inbox) -> None:
+        self.inbox = inbox
+        self.controller: Controller | None = None
+
+    def start(self) -> None:
+        self.controller = Controller(self.inbox, hostname="127.0.0.1", port=self.inbox.port)
+        self.controller.start()
+
+    def stop(self) -> None:
+        if self.controller is not None:
+            self.controller.stop()
+            self.controller = None
+
+
+@pytest.fixture
+def smtp_control():
+    logging.getLogger("mail.log").setLevel(logging.WARNING)  # aiosmtpd logs every SMTP line
+    server = SmtpServer(Inbox(port=free_port()))
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def smtp_server(smtp_control):
+    return smtp_control.inbox
