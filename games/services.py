@@ -151,9 +151,7 @@ def join_game(user: User, game_id: int, *, robots=(), token: str | None = None) 
         if any(s.user_id == user.pk for s in seats):
             return game  # joining twice (a double click) is harmless
         invited = game.invitations.filter(user=user, accepted__isnull=True).exists()
-        if not (
-            game.public or invited or (token and secrets.compare_digest(token, game.join_token))
-        ):
+        if not (game.public or invited or (token and _token_matches(token, game.join_token))):
             raise NotFound("There is no such game.")
         if game.status != Status.OPEN:
             raise Conflict("This game has already started.")
@@ -164,6 +162,11 @@ def join_game(user: User, game_id: int, *, robots=(), token: str | None = None) 
         game.invitations.filter(user=user, accepted__isnull=True).update(accepted=timezone.now())
         _touch(game)
     return game
+
+
+def _token_matches(given: str, expected: str) -> bool:
+    # As bytes: compare_digest raises TypeError on a str with non-ASCII characters.
+    return secrets.compare_digest(given.encode(), expected.encode())
 
 
 def _locked_with_seat(user: User, game_id: int, not_found: str) -> tuple[Game, Seat]:

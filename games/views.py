@@ -34,6 +34,11 @@ def _error(request: HttpRequest, exc: services.GameError) -> None:
     messages.error(request, exc.message)
 
 
+def _bad_request(request: HttpRequest, message: str) -> HttpResponse:
+    """Input no form of ours sends (a crafted request): 400 and a sentence, nothing changed."""
+    return render(request, "bad_request.html", {"message": message}, status=400)
+
+
 def _visible_game(request: HttpRequest, game_id: int, *, token: str | None = None) -> Game:
     """The game if this visitor may see it: seated players always; anyone for a public game or
     with the join link; for everybody else a private game does not exist (404)."""
@@ -497,7 +502,7 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
         return HttpResponse("That request is too large.", status=400)
     try:
         action = json.loads(raw)
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, RecursionError):  # RecursionError: nesting thousands deep
         action = None
     if action is None and "program" in request.POST:
         action = _program_from_form(request.POST)
@@ -558,7 +563,11 @@ def _lobby_action(request: HttpRequest, game_id: int, fn, success: str | None = 
 @login_required
 @require_POST
 def join(request: HttpRequest, game_id: int) -> HttpResponse:
-    robots = [int(r) for r in request.POST.getlist("robot") if r.isdigit()]
+    raw_robots = request.POST.getlist("robot")
+    # ASCII digits only: "²" passes str.isdigit() and then int() refuses it.
+    if not all(r.isascii() and r.isdigit() for r in raw_robots):
+        return _bad_request(request, "Robots are numbered 1 to 8.")
+    robots = [int(r) for r in raw_robots]
     token = request.POST.get("token") or None
     result = _lobby_action(
         request,
