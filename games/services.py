@@ -552,6 +552,7 @@ def expire_turn(game_id: int, turn: int, *, now=None) -> bool:
 
 def resign(user: User, game_id: int) -> Game:
     """A player leaves an active game: a greedy bot takes the seat and the game goes on."""
+    check_can_play(user)  # each resignation mails the table: not a suspended player's tool
     with transaction.atomic():
         game, seat = _locked_with_seat(user, game_id, "There is no such game.")
         if game.status != Status.ACTIVE:
