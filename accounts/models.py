@@ -61,3 +61,30 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.name
+
+
+class EmailSuppression(models.Model):
+    """An address Geartable never e-mails an invitation to: its owner said no, or it bounced."""
+
+    class Reason(models.TextChoices):
+        UNSUBSCRIBED = "unsubscribed", "Asked for no more invitations"
+        BOUNCED = "bounced", "Bounced"
+
+    email = models.EmailField(unique=True, help_text="Stored lower-case.")
+    reason = models.CharField(max_length=16, choices=Reason.choices)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.email} ({self.get_reason_display()})"
+
+    def save(self, *args, **kwargs):
+        self.email = self.email.strip().lower()
+        super().save(*args, **kwargs)
+
+    @classmethod
+    def covers(cls, email: str) -> bool:
+        return cls.objects.filter(email=email.strip().lower()).exists()
+
+    @classmethod
+    def add(cls, email: str, reason: str) -> None:
+        cls.objects.get_or_create(email=email.strip().lower(), defaults={"reason": reason})

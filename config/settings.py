@@ -239,6 +239,10 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024  # no form here needs more; huge bodies 
 
 # Geartable's own.
 GEARTABLE_DEMO_PASSWORD = env_str("GEARTABLE_DEMO_PASSWORD", "geartable-demo")
+# Abuse limits (README: Configuration). Invitations to e-mail addresses a player types are what a
+# spammer would use: a few a day each; friends invited by username are not counted.
+GEARTABLE_EMAIL_INVITATIONS_PER_DAY = env_int("GEARTABLE_EMAIL_INVITATIONS_PER_DAY", 10, minimum=0)
+GEARTABLE_OPEN_TABLES_PER_USER = env_int("GEARTABLE_OPEN_TABLES_PER_USER", 10, minimum=1)
 
 LOGGING = {
     "version": 1,

@@ -21,7 +21,7 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
-from accounts.models import User
+from accounts.models import EmailSuppression, User
 from games import engines, moderation, replay, services
 from games.forms import NewGameForm
 from games.geared.text import describe as describe_geared
@@ -751,6 +751,19 @@ def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
         _error(request, exc)
         return redirect("my_games")
     return redirect(game)
+
+
+@require_http_methods(["GET", "POST"])
+def decline_invitation(request: HttpRequest, token: str) -> HttpResponse:
+    """From an e-mail invitation: its address never gets another one. GET asks (mail scanners
+    follow links); POST does it. No log-in: the address may have no account."""
+    invitation = Invitation.objects.filter(token=token, user__isnull=True).first()
+    if invitation is None:
+        raise Http404("This invitation link is not valid.")
+    done = request.method == "POST"
+    if done:
+        EmailSuppression.add(invitation.email, EmailSuppression.Reason.UNSUBSCRIBED)
+    return render(request, "games/decline.html", {"invitation": invitation, "done": done})
 
 
 @require_GET
