@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import zoneinfo
 
 from django.contrib.auth.models import AbstractUser
@@ -9,6 +10,10 @@ from django.db import models
 from django.utils import timezone
 
 TIME_ZONES = sorted(zoneinfo.available_timezones() - {"Factory", "localtime"})
+
+
+def new_mail_key() -> str:
+    return secrets.token_urlsafe(12)
 
 
 class User(AbstractUser):
@@ -27,6 +32,14 @@ class User(AbstractUser):
         "Remind me before a deadline",
         default=True,
         help_text="Once, when most of the time for a turn is gone.",
+    )
+
+    mail_key = models.CharField(
+        max_length=24,
+        unique=True,
+        default=new_mail_key,
+        editable=False,
+        help_text="Names the user in e-mail links instead of their id.",
     )
 
     suspended = models.BooleanField(default=False)

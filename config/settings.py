@@ -243,6 +243,8 @@ GEARTABLE_DEMO_PASSWORD = env_str("GEARTABLE_DEMO_PASSWORD", "geartable-demo")
 # spammer would use: a few a day each; friends invited by username are not counted.
 GEARTABLE_EMAIL_INVITATIONS_PER_DAY = env_int("GEARTABLE_EMAIL_INVITATIONS_PER_DAY", 10, minimum=0)
 GEARTABLE_OPEN_TABLES_PER_USER = env_int("GEARTABLE_OPEN_TABLES_PER_USER", 10, minimum=1)
+# An e-mail's unsubscribe link works this long (days); after that, the profile page does it.
+GEARTABLE_UNSUBSCRIBE_LINK_DAYS = env_int("GEARTABLE_UNSUBSCRIBE_LINK_DAYS", 365, minimum=1)
 
 LOGGING = {
     "version": 1,
