@@ -139,6 +139,7 @@ ACCOUNT_LOGOUT_ON_GET = False
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Geartable] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if SITE_URL.startswith("https://") else "http"
 ACCOUNT_PRESERVE_USERNAME_CASING = False
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"  # the name rules of accounts/names.py
 
 # E-mail through Django 6.1's MAILERS: the console by default, SMTP when EMAIL_HOST is set.
 _EMAIL_HOST = env_str("EMAIL_HOST")
