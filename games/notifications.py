@@ -119,6 +119,9 @@ class _OneLineHeader(str):
     def fold(self, *, policy) -> str:
         return f"{self.name}: {self}{policy.linesep}"
 
+    def __reduce__(self):  # copy and pickle (the locmem backend deep-copies each message)
+        return (type(self), (self.name, str(self)))
+
 
 # --- rendering and sending ---------------------------------------------------------------------
 
