@@ -13,7 +13,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
-from accounts.models import User
+from accounts.models import EmailSuppression, User
 
 
 class NewThisWeekFilter(admin.SimpleListFilter):
@@ -166,3 +166,12 @@ class UserAdmin(BaseUserAdmin):
             "opts": self.model._meta,
         }
         return TemplateResponse(request, "admin/accounts/suspend.html", context)
+
+
+@admin.register(EmailSuppression)
+class EmailSuppressionAdmin(admin.ModelAdmin):
+    """Add a bounced address here by hand; owners add theirs from an invitation e-mail."""
+
+    list_display = ["email", "reason", "created"]
+    list_filter = ["reason"]
+    search_fields = ["email"]

@@ -1,6 +1,7 @@
 from django import forms
 
 from accounts.models import User
+from accounts.names import check_name
 
 
 class ProfileForm(forms.ModelForm):
@@ -9,7 +10,11 @@ class ProfileForm(forms.ModelForm):
         fields = ["display_name", "time_zone", "notify_turn", "notify_reminder"]
 
     def clean_display_name(self):
-        name = self.cleaned_data["display_name"].strip()
-        if name and any(ord(ch) < 32 for ch in name):
-            raise forms.ValidationError("A display name cannot contain control characters.")
-        return name
+        name = self.cleaned_data["display_name"]
+        if self.instance.is_suspended and name != self.instance.display_name:
+            raise forms.ValidationError(
+                "Your account is suspended: you cannot change your display name."
+            )
+        if not name:
+            return name  # the username is shown instead
+        return check_name(name, user=self.instance)

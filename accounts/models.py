@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import zoneinfo
 
 from django.contrib.auth.models import AbstractUser
@@ -9,6 +10,10 @@ from django.db import models
 from django.utils import timezone
 
 TIME_ZONES = sorted(zoneinfo.available_timezones() - {"Factory", "localtime"})
+
+
+def new_mail_key() -> str:
+    return secrets.token_urlsafe(12)
 
 
 class User(AbstractUser):
@@ -27,6 +32,14 @@ class User(AbstractUser):
         "Remind me before a deadline",
         default=True,
         help_text="Once, when most of the time for a turn is gone.",
+    )
+
+    mail_key = models.CharField(
+        max_length=24,
+        unique=True,
+        default=new_mail_key,
+        editable=False,
+        help_text="Names the user in e-mail links instead of their id.",
     )
 
     suspended = models.BooleanField(default=False)
@@ -61,3 +74,30 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.name
+
+
+class EmailSuppression(models.Model):
+    """An address Geartable never e-mails an invitation to: its owner said no, or it bounced."""
+
+    class Reason(models.TextChoices):
+        UNSUBSCRIBED = "unsubscribed", "Asked for no more invitations"
+        BOUNCED = "bounced", "Bounced"
+
+    email = models.EmailField(unique=True, help_text="Stored lower-case.")
+    reason = models.CharField(max_length=16, choices=Reason.choices)
+    created = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"{self.email} ({self.get_reason_display()})"
+
+    def save(self, *args, **kwargs):
+        self.email = self.email.strip().lower()
+        super().save(*args, **kwargs)
+
+    @classmethod
+    def covers(cls, email: str) -> bool:
+        return cls.objects.filter(email=email.strip().lower()).exists()
+
+    @classmethod
+    def add(cls, email: str, reason: str) -> None:
+        cls.objects.get_or_create(email=email.strip().lower(), defaults={"reason": reason})

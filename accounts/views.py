@@ -4,6 +4,7 @@ from django.core import signing
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods
 
 from accounts.forms import ProfileForm
 from accounts.middleware import remember_time_zone
@@ -28,22 +29,26 @@ PREFERENCE_LABELS = {
 
 
 @csrf_exempt  # RFC 8058 one-click: mail clients POST here without a session or CSRF token
+@require_http_methods(["GET", "POST"])
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
-    """One click, no log-in: the signed link turns one kind of e-mail off for its user."""
+    """The signed link of an e-mail, no log-in: GET asks with one button (mail scanners follow
+    links, and must not unsubscribe anyone); POST, from that button or a mail client's
+    one-click (List-Unsubscribe-Post), turns that kind of e-mail off."""
     from games.notifications import read_unsubscribe_token
 
     try:
-        user_id, preference = read_unsubscribe_token(token)
+        mail_key, preference = read_unsubscribe_token(token)
     except signing.BadSignature:
         return render(request, "accounts/unsubscribe.html", {"invalid": True}, status=400)
-    user = User.objects.filter(pk=user_id, is_active=True).first()
+    user = User.objects.filter(mail_key=mail_key, is_active=True).first()
     if user is None:
         return render(request, "accounts/unsubscribe.html", {"invalid": True}, status=400)
-    if getattr(user, preference):
+    done = request.method == "POST"
+    if done and getattr(user, preference):
         setattr(user, preference, False)
         user.save(update_fields=[preference])
     return render(
         request,
         "accounts/unsubscribe.html",
-        {"label": PREFERENCE_LABELS[preference], "who": user},
+        {"label": PREFERENCE_LABELS[preference], "who": user, "done": done},
     )

@@ -6,11 +6,13 @@ from datetime import timedelta
 from django import forms
 from django.conf import settings
 from django.contrib import admin, messages
+from django.contrib.auth import REDIRECT_FIELD_NAME
 from django.db.models import Count, Min, Q
-from django.shortcuts import redirect
+from django.shortcuts import redirect, render
 from django.template.response import TemplateResponse
-from django.urls import path
+from django.urls import path, reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 
 # A game owed a step (a resolution, a bot's move) for longer than this is "stuck": the sweep
 # should have repaired it by then (one sweep interval after the grace period).
@@ -106,6 +108,30 @@ class GeartableAdminSite(admin.AdminSite):
     site_title = "Geartable admin"
     index_title = "Dashboard"
     index_template = "admin/geartable_index.html"
+
+    def login(self, request, extra_context=None):
+        """One door: the site's own log-in (allauth), with its rate limit on failed attempts.
+
+        Django's admin log-in form has no limit at all; it checks no password here."""
+        if request.user.is_authenticated:
+            if self.has_permission(request):
+                return redirect(self._next(request))
+            # A player's session: the admin sent them here, and a log-in page would loop.
+            message = "Your account has no access to the moderation pages."
+            return render(request, "bad_request.html", {"message": message}, status=403)
+        query = urlencode({REDIRECT_FIELD_NAME: self._next(request)})
+        return redirect(f"{reverse('account_login')}?{query}")
+
+    def _next(self, request) -> str:
+        target = request.GET.get(REDIRECT_FIELD_NAME, "")
+        safe = url_has_allowed_host_and_scheme(
+            target, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+        )
+        return (
+            target
+            if safe and target.startswith("/")
+            else reverse("admin:index", current_app=self.name)
+        )
 
     def index(self, request, extra_context=None):
         extra_context = {**(extra_context or {}), "figures": dashboard_figures()}

@@ -54,6 +54,7 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "config.middleware.RefuseNulMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -138,6 +139,7 @@ ACCOUNT_LOGOUT_ON_GET = False
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Geartable] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if SITE_URL.startswith("https://") else "http"
 ACCOUNT_PRESERVE_USERNAME_CASING = False
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"  # the name rules of accounts/names.py
 
 # E-mail through Django 6.1's MAILERS: the console by default, SMTP when EMAIL_HOST is set.
 _EMAIL_HOST = env_str("EMAIL_HOST")
@@ -271,6 +273,12 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024  # no form here needs more; huge bodies 
 
 # Geartable's own.
 GEARTABLE_DEMO_PASSWORD = env_str("GEARTABLE_DEMO_PASSWORD", "geartable-demo")
+# Abuse limits (README: Configuration). Invitations to e-mail addresses a player types are what a
+# spammer would use: a few a day each; friends invited by username are not counted.
+GEARTABLE_EMAIL_INVITATIONS_PER_DAY = env_int("GEARTABLE_EMAIL_INVITATIONS_PER_DAY", 10, minimum=0)
+GEARTABLE_OPEN_TABLES_PER_USER = env_int("GEARTABLE_OPEN_TABLES_PER_USER", 10, minimum=1)
+# An e-mail's unsubscribe link works this long (days); after that, the profile page does it.
+GEARTABLE_UNSUBSCRIBE_LINK_DAYS = env_int("GEARTABLE_UNSUBSCRIBE_LINK_DAYS", 365, minimum=1)
 
 LOGGING = {
     "version": 1,

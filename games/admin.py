@@ -114,6 +114,9 @@ class ModerateForm(forms.Form):
         self.fields["seat"].queryset = game.seats.filter(user__isnull=False)
 
 
+PLAYING = "player_views_hidden"
+
+
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     list_display = ["id", "kind", "status", "players", "turn", "deadline", "created", "updated"]
@@ -150,6 +153,32 @@ class GameAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+    # A moderator who plays in a game (or played, before a bot took the seat) sees it as a
+    # player: not the other hands, and not the move log, which holds the programs of an Out of
+    # Gears turn before they are revealed.
+    def _plays_in(self, request, game: Game | None) -> bool:
+        if game is None:
+            return False
+        me = request.user.pk
+        return any(me in (s.user_id, s.replaced_user_id) for s in game.seats.all())
+
+    def get_fields(self, request, obj=None):
+        if not self._plays_in(request, obj):
+            return self.fields
+        return [PLAYING if f == "player_views" else f for f in self.fields]
+
+    def get_readonly_fields(self, request, obj=None):
+        return self.get_fields(request, obj)
+
+    def get_inlines(self, request, obj):
+        if self._plays_in(request, obj):
+            return [i for i in self.inlines if i is not MoveInline]
+        return self.inlines
+
+    @admin.display(description="state as each player sees it")
+    def player_views_hidden(self, game: Game) -> str:
+        return "Hidden: you play in this game. Another moderator can look at it."
 
     @admin.display(description="players")
     def players(self, game: Game) -> str:

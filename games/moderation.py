@@ -27,7 +27,7 @@ from games.models import (
 )
 
 CHAT_MAX_LENGTH = 500
-CHAT_RATE = (5, 15)  # at most 5 messages in 15 seconds per player and game
+CHAT_RATE = (5, 15)  # at most 5 messages in 15 seconds per player, all games together
 
 
 # --- chat ------------------------------------------------------------------------------------
@@ -47,16 +47,17 @@ def post_chat(user: User, game_id: int, text: str) -> ChatMessage:
     game = Game.objects.filter(pk=game_id).prefetch_related("seats").first()
     if game is None or services.seat_of(game, user) is None:
         raise services.NotFound("There is no such game.")
-    _check_rate(user, game_id)
+    _check_rate(user)
     with transaction.atomic():
         message = ChatMessage.objects.create(game=game, author=user, text=text)
         Game.objects.filter(pk=game_id).update(chat_seq=F("chat_seq") + 1)
     return message
 
 
-def _check_rate(user: User, game_id: int) -> None:
+def _check_rate(user: User) -> None:
+    # Per player, not per game: ten games would otherwise give ten times the rate.
     count, seconds = CHAT_RATE
-    key = f"chat-rate:{user.pk}:{game_id}"
+    key = f"chat-rate:{user.pk}"
     cache.add(key, 0, seconds)
     try:
         sent = cache.incr(key)
@@ -68,12 +69,15 @@ def _check_rate(user: User, game_id: int) -> None:
 
 
 def report_message(user: User, message_id: int, reason: str) -> Report:
+    services.check_can_play(user)  # a suspended player could flood the queue otherwise
     reason = (reason or "").strip()[:500]
     message = ChatMessage.objects.select_related("game").filter(pk=message_id).first()
     if message is None:
         raise services.NotFound("There is no such message.")
     if not Seat.objects.filter(game_id=message.game_id, user=user).exists():
         raise services.NotFound("There is no such message.")
+    if message.author_id == user.pk:
+        raise services.GameError("You cannot report your own message.")
     if not reason:
         raise services.GameError("Say why you report this message.")
     report, created = Report.objects.get_or_create(

@@ -21,6 +21,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.models import EmailSuppression
 from games import effects, engines, outbox
 from games.models import Game, Invitation, Notification, Seat
 
@@ -83,16 +84,48 @@ def queue(game: Game, kind: str, seats, *, turn: int = 0, about: int = 0) -> lis
 # --- unsubscribe -------------------------------------------------------------------------------
 
 
+PREFERENCE_CODES = {"t": "notify_turn", "r": "notify_reminder"}
+
+
+def _unsubscribe_signer(preference: str) -> signing.TimestampSigner:
+    # The preference is in the salt: a link for reminders can never turn off anything else.
+    return signing.TimestampSigner(salt=f"{UNSUBSCRIBE_SALT}:{preference}")
+
+
 def unsubscribe_token(user, preference: str) -> str:
-    return signing.dumps({"u": user.pk, "p": preference}, salt=UNSUBSCRIBE_SALT, compress=True)
+    """A signed, dated link token: the user's random mail key (never their id) and one switch."""
+    code = next(c for c, p in PREFERENCE_CODES.items() if p == preference)
+    return f"{code}.{_unsubscribe_signer(preference).sign(user.mail_key)}"
 
 
-def read_unsubscribe_token(token: str) -> tuple[int, str]:
-    """(user id, preference) from a signed token; signing.BadSignature if forged or altered."""
-    data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
-    if not isinstance(data, dict) or data.get("p") not in ("notify_turn", "notify_reminder"):
+def read_unsubscribe_token(token: str) -> tuple[str, str]:
+    """(mail key, preference) from a token; signing.BadSignature if forged, altered or older
+    than GEARTABLE_UNSUBSCRIBE_LINK_DAYS (SignatureExpired is a BadSignature)."""
+    code, _, signed = token.partition(".")
+    preference = PREFERENCE_CODES.get(code)
+    if preference is None:
         raise signing.BadSignature("Not an unsubscribe token")
-    return int(data["u"]), data["p"]
+    max_age = settings.GEARTABLE_UNSUBSCRIBE_LINK_DAYS * 86400
+    return _unsubscribe_signer(preference).unsign(signed, max_age=max_age), preference
+
+
+class _OneLineHeader(str):
+    """A header value sent as it is, on one line. email.policy stores a value with a matching
+    `name` unchanged and folds it by calling its `fold`: a plain str longer than a line would
+    be RFC 2047-encoded (=?utf-8?q?=3Chttps...), which mail clients do not read as a URL."""
+
+    def __new__(cls, name: str, value: str):
+        if not value.isascii() or any(ch.isspace() for ch in value):
+            raise ValueError(f"{name} must be ASCII without whitespace: {value!r}")
+        header = super().__new__(cls, value)
+        header.name = name
+        return header
+
+    def fold(self, *, policy) -> str:
+        return f"{self.name}: {self}{policy.linesep}"
+
+    def __reduce__(self):  # copy and pickle (the locmem backend deep-copies each message)
+        return (type(self), (self.name, str(self)))
 
 
 # --- rendering and sending ---------------------------------------------------------------------
@@ -189,7 +222,7 @@ def _context(note: Notification) -> tuple[dict, dict]:
     if preference:
         unsubscribe = absolute(reverse("unsubscribe", args=[unsubscribe_token(user, preference)]))
         context["unsubscribe"] = unsubscribe
-        headers["List-Unsubscribe"] = f"<{unsubscribe}>"
+        headers["List-Unsubscribe"] = _OneLineHeader("List-Unsubscribe", f"<{unsubscribe}>")
         headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     seat_id = me.seat_id if me and me.position else None
     if game.state and note.kind == Kind.YOUR_TURN and game.kind == "geared":
@@ -255,6 +288,8 @@ def send_invitation(invitation_id: int) -> bool:
     if invitation is None:
         return False
     game = invitation.game
+    headers = {"Message-ID": message_id(invitation)}
+    decline = None
     if invitation.user is not None:
         if not may_mail(invitation.user, Kind.REPLACED):  # no preference governs invitations
             outbox.mark_skipped(invitation, "The invited player cannot be mailed.")
@@ -263,13 +298,27 @@ def send_invitation(invitation_id: int) -> bool:
         link = absolute(reverse("game", args=[game.pk]))
     else:
         to, name = invitation.email, None
+        if EmailSuppression.covers(to):  # declined or bounced since it was written
+            outbox.mark_skipped(invitation, "The address asked for no more invitations.")
+            return False
         link = absolute(reverse("accept_invitation", args=[invitation.token]))
+        decline = absolute(reverse("decline_invitation", args=[invitation.token]))
+        headers["List-Unsubscribe"] = _OneLineHeader("List-Unsubscribe", f"<{decline}>")
+        headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     try:
         send_trio(
             "invitation",
             to,
-            {"game": game, "inviter": invitation.inviter.name, "name": name, "link": link},
-            {"Message-ID": message_id(invitation)},
+            {
+                "game": game,
+                # To a stranger's address, the inviter's username only: a display name is free
+                # text ("Win $500: evil.example/x"), and this is the e-mail a spammer would want.
+                "inviter": invitation.inviter.username if decline else invitation.inviter.name,
+                "name": name,
+                "link": link,
+                "decline": decline,
+            },
+            headers,
         )
     except MAIL_ERRORS as exc:
         outbox.mark_failed(invitation, repr(exc))

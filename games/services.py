@@ -12,11 +12,14 @@ import secrets
 from dataclasses import dataclass
 from datetime import timedelta
 
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.core.validators import validate_email
 from django.db import transaction
 from django.db.models import Case, F, Value, When
 from django.utils import timezone
 
-from accounts.models import User
+from accounts.models import EmailSuppression, User
 from games import effects, engines, notifications
 from games.models import BotKind, Game, Invitation, Kind, Move, Seat, Status
 
@@ -112,6 +115,12 @@ def create_game(creator: User, spec: NewGame) -> Game:
     else:
         options["advanced"] = spec.advanced
     with transaction.atomic():
+        _lock_user(creator)  # two quick clicks must not both pass the limit below
+        limit = settings.GEARTABLE_OPEN_TABLES_PER_USER
+        if Game.objects.filter(creator=creator, status=Status.OPEN).count() >= limit:
+            raise Conflict(
+                f"You already have {limit} tables waiting for players: start or leave one first."
+            )
         game = Game.objects.create(
             kind=spec.kind,
             seat_count=spec.seat_count,
@@ -123,6 +132,11 @@ def create_game(creator: User, spec: NewGame) -> Game:
         Seat.objects.create(game=game, user=creator, robots=_check_robots(game, spec.robots))
         Seat.objects.bulk_create(Seat(game=game, bot=b) for b in spec.bots)
     return game
+
+
+def _lock_user(user: User) -> None:
+    """Serialise one user's requests that check a per-user limit, until the transaction ends."""
+    User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True).first()
 
 
 def robots_per_seat(game: Game) -> int:
@@ -151,9 +165,7 @@ def join_game(user: User, game_id: int, *, robots=(), token: str | None = None) 
         if any(s.user_id == user.pk for s in seats):
             return game  # joining twice (a double click) is harmless
         invited = game.invitations.filter(user=user, accepted__isnull=True).exists()
-        if not (
-            game.public or invited or (token and secrets.compare_digest(token, game.join_token))
-        ):
+        if not (game.public or invited or (token and _token_matches(token, game.join_token))):
             raise NotFound("There is no such game.")
         if game.status != Status.OPEN:
             raise Conflict("This game has already started.")
@@ -164,6 +176,11 @@ def join_game(user: User, game_id: int, *, robots=(), token: str | None = None) 
         game.invitations.filter(user=user, accepted__isnull=True).update(accepted=timezone.now())
         _touch(game)
     return game
+
+
+def _token_matches(given: str, expected: str) -> bool:
+    # As bytes: compare_digest raises TypeError on a str with non-ASCII characters.
+    return secrets.compare_digest(given.encode(), expected.encode())
 
 
 def _locked_with_seat(user: User, game_id: int, not_found: str) -> tuple[Game, Seat]:
@@ -214,18 +231,38 @@ def invite(inviter: User, game_id: int, who: str) -> Invitation:
         if existing.exists():
             raise Conflict("That player is already invited.")
         if user is None:
-            from django.core.exceptions import ValidationError
-            from django.core.validators import validate_email
-
-            try:
-                validate_email(who)
-            except ValidationError:
-                raise GameError("That is not a valid e-mail address.") from None
+            _check_email_invitation(inviter, who)
         invitation = Invitation.objects.create(
             game=game, inviter=inviter, user=user, email="" if user else who
         )
         effects.after_commit("games.tasks.send_invitation", invitation.pk)
     return invitation
+
+
+def _check_email_invitation(inviter: User, address: str) -> None:
+    """An invitation to an address typed in: what keeps the site from relaying spam."""
+    try:
+        validate_email(address)
+    except ValidationError:
+        raise GameError("That is not a valid e-mail address.") from None
+    if EmailSuppression.covers(address):
+        raise Forbidden("That address has asked Geartable not to send it invitations.")
+    waiting = Invitation.objects.filter(
+        email__iexact=address, accepted__isnull=True, game__status=Status.OPEN
+    )
+    if waiting.exists():
+        raise Conflict("That address already has an invitation waiting; one at a time.")
+    _lock_user(inviter)
+    limit = settings.GEARTABLE_EMAIL_INVITATIONS_PER_DAY
+    sent = Invitation.objects.filter(
+        inviter=inviter, user__isnull=True, created__gte=timezone.now() - timedelta(days=1)
+    ).count()
+    if sent >= limit:
+        raise GameError(
+            f"You have sent {limit} e-mail invitations in the last 24 hours, the most allowed. "
+            "Invite players by username, or share the table's link.",
+            status=429,
+        )
 
 
 def accept_email_invitation(user: User, token: str) -> Game:
@@ -587,6 +624,7 @@ def expire_turn(game_id: int, turn: int, *, now=None) -> bool:
 
 def resign(user: User, game_id: int) -> Game:
     """A player leaves an active game: a greedy bot takes the seat and the game goes on."""
+    check_can_play(user)  # each resignation mails the table: not a suspended player's tool
     with transaction.atomic():
         game, seat = _locked_with_seat(user, game_id, "There is no such game.")
         if game.status != Status.ACTIVE:

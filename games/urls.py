@@ -25,4 +25,5 @@ urlpatterns = [
         name="chat_report",
     ),
     path("invitations/<str:token>/", views.accept_invitation, name="accept_invitation"),
+    path("invitations/<str:token>/decline/", views.decline_invitation, name="decline_invitation"),
 ]

@@ -5,7 +5,9 @@ from __future__ import annotations
 import copy
 import json
 
+from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import RequestDataTooBig
 from django.core.paginator import Paginator
@@ -14,10 +16,13 @@ from django.db.models import Prefetch, prefetch_related_objects
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.crypto import constant_time_compare
 from django.utils.http import urlencode
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
+from accounts.models import EmailSuppression, User
 from games import engines, moderation, replay, services
 from games.forms import NewGameForm
 from games.geared.text import describe as describe_geared
@@ -32,6 +37,11 @@ SEATS = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by(
 
 def _error(request: HttpRequest, exc: services.GameError) -> None:
     messages.error(request, exc.message)
+
+
+def _bad_request(request: HttpRequest, message: str) -> HttpResponse:
+    """Input no form of ours sends (a crafted request): 400 and a sentence, nothing changed."""
+    return render(request, "bad_request.html", {"message": message}, status=400)
 
 
 def _visible_game(request: HttpRequest, game_id: int, *, token: str | None = None) -> Game:
@@ -438,7 +448,9 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     row = _poll_row(game_id, _session_user_id(request), request.GET.get("t", "-"))
     if row is None:
         raise Http404("There is no such game.")
-    version, status, chat_seq = row
+    version, status, chat_seq, open_to_all, password = row
+    if not open_to_all and not (password and _session_is_valid(request, password)):
+        raise Http404("There is no such game.")
     changed = []
     if version != seen:
         changed.append("game")
@@ -455,29 +467,45 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
 
 # The live-update check is the most frequent request of all (every open page, every 2 s): its
 # one query is written out once rather than compiled by the ORM on every call (about a quarter
-# of the check's CPU time). A primary-key lookup, and the seat lookup by its (game, user) index.
+# of the check's CPU time). A primary-key lookup, and the seat lookup by its (game, user) index;
+# the seated user's password hash comes along only if the account is active, so that the session
+# can be checked as the rest of the site checks it (django.contrib.auth.get_user), without
+# loading the user.
 _POLL_SQL = f"""
-    SELECT g.version, g.status, g.chat_seq FROM {Game._meta.db_table} g
-    WHERE g.id = %s AND (
-        g.public OR g.join_token = %s
-        OR EXISTS (SELECT 1 FROM {Seat._meta.db_table} s WHERE s.game_id = g.id AND s.user_id = %s)
-    )
+    SELECT g.version, g.status, g.chat_seq, (g.public OR g.join_token = %s), u.password
+    FROM {Game._meta.db_table} g
+    LEFT JOIN {Seat._meta.db_table} s ON s.game_id = g.id AND s.user_id = %s
+    LEFT JOIN {User._meta.db_table} u ON u.id = s.user_id AND u.is_active
+    WHERE g.id = %s
 """  # noqa: S608 - table names from the models; every value is a parameter
 
 
 def _poll_row(game_id: int, user_id: int, token: str) -> tuple | None:
     with connection.cursor() as cursor:
-        cursor.execute(_POLL_SQL, [game_id, token, user_id])
+        cursor.execute(_POLL_SQL, [token, user_id, game_id])
         return cursor.fetchone()
 
 
 def _session_user_id(request: HttpRequest) -> int:
-    """The logged-in user's id from the session, without loading the user row: the check only
-    answers "has this game changed?" for a game the user sits at, so it needs no more."""
+    """The logged-in user's id from the session, without loading the user row."""
     try:
-        return int(request.session.get("_auth_user_id", 0))
+        return int(request.session.get(SESSION_KEY, 0))
     except (TypeError, ValueError):
         return 0
+
+
+def _session_is_valid(request: HttpRequest, password: str) -> bool:
+    """Is this session's auth hash the one of the user's current password, as get_user() checks
+    it: a session dropped elsewhere (password changed, e.g.) is dropped here too."""
+    if request.session.get(BACKEND_SESSION_KEY) not in settings.AUTHENTICATION_BACKENDS:
+        return False
+    given = request.session.get(HASH_SESSION_KEY)
+    if not given:
+        return False
+    user = User(pk=_session_user_id(request), password=password)
+    return constant_time_compare(given, user.get_session_auth_hash()) or any(
+        constant_time_compare(given, fallback) for fallback in user.get_session_auth_fallback_hash()
+    )
 
 
 def _parse_version(request: HttpRequest) -> int | None:
@@ -497,7 +525,7 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
         return HttpResponse("That request is too large.", status=400)
     try:
         action = json.loads(raw)
-    except (ValueError, TypeError):
+    except (ValueError, TypeError, RecursionError):  # RecursionError: nesting thousands deep
         action = None
     if action is None and "program" in request.POST:
         action = _program_from_form(request.POST)
@@ -558,7 +586,11 @@ def _lobby_action(request: HttpRequest, game_id: int, fn, success: str | None = 
 @login_required
 @require_POST
 def join(request: HttpRequest, game_id: int) -> HttpResponse:
-    robots = [int(r) for r in request.POST.getlist("robot") if r.isdigit()]
+    raw_robots = request.POST.getlist("robot")
+    # ASCII digits only: "²" passes str.isdigit() and then int() refuses it.
+    if not all(r.isascii() and r.isdigit() for r in raw_robots):
+        return _bad_request(request, "Robots are numbered 1 to 8.")
+    robots = [int(r) for r in raw_robots]
     token = request.POST.get("token") or None
     result = _lobby_action(
         request,
@@ -720,6 +752,20 @@ def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
         _error(request, exc)
         return redirect("my_games")
     return redirect(game)
+
+
+@csrf_exempt  # RFC 8058 one-click (List-Unsubscribe-Post): mail clients POST without a session
+@require_http_methods(["GET", "POST"])
+def decline_invitation(request: HttpRequest, token: str) -> HttpResponse:
+    """From an e-mail invitation: its address never gets another one. GET asks (mail scanners
+    follow links); POST does it. No log-in: the address may have no account."""
+    invitation = Invitation.objects.filter(token=token, user__isnull=True).first()
+    if invitation is None:
+        raise Http404("This invitation link is not valid.")
+    done = request.method == "POST"
+    if done:
+        EmailSuppression.add(invitation.email, EmailSuppression.Reason.UNSUBSCRIBED)
+    return render(request, "games/decline.html", {"invitation": invitation, "done": done})
 
 
 @require_GET

@@ -1,5 +1,6 @@
-"""The unsubscribe link of an e-mail: one click, no log-in, one kind of e-mail off; a link that
-is forged, altered or for an account that is gone changes nothing."""
+"""The unsubscribe link of an e-mail: no log-in, one kind of e-mail off; a GET only asks (mail
+scanners follow links), a POST (the page's button or RFC 8058 one-click) does it; a link that
+is forged, altered, expired or for an account that is gone changes nothing."""
 
 from __future__ import annotations
 
@@ -42,9 +43,19 @@ def turn_email(smtp_mail, alice, bob):
     return game, waiting, message
 
 
-def test_the_link_from_a_received_email_turns_turn_emails_off_without_logging_in(turn_email):
+def test_following_the_link_only_asks_with_one_button(turn_email):
     game, waiting, message = turn_email
     response = Client().get(link_path(message))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Unsubscribe?" in page and '<form method="post">' in page
+    waiting.refresh_from_db()
+    assert (waiting.notify_turn, waiting.notify_reminder) == (True, True)
+
+
+def test_the_button_turns_turn_emails_off_without_logging_in(turn_email):
+    game, waiting, message = turn_email
+    response = Client(enforce_csrf_checks=True).post(link_path(message))
     assert response.status_code == 200
     assert "We will no longer send" in response.content.decode()
     waiting.refresh_from_db()
@@ -71,15 +82,15 @@ def test_the_reminder_link_turns_reminders_off(smtp_mail, alice, bob):
     smtp_mail.messages.clear()
     assert services.remind(game.pk, game.turn, now=game.deadline - timedelta(hours=2)) == 1
     (message,) = smtp_mail.to(waiting.email)
-    assert Client().get(link_path(message)).status_code == 200
+    assert Client().post(link_path(message)).status_code == 200
     waiting.refresh_from_db()
     assert (waiting.notify_turn, waiting.notify_reminder) == (True, False)
 
 
 def test_the_link_works_twice(turn_email):
     game, waiting, message = turn_email
-    assert Client().get(link_path(message)).status_code == 200
-    assert Client().get(link_path(message)).status_code == 200
+    assert Client().post(link_path(message)).status_code == 200
+    assert Client().post(link_path(message)).status_code == 200
     waiting.refresh_from_db()
     assert waiting.notify_turn is False
 
@@ -113,8 +124,8 @@ def test_a_forged_token_is_refused_and_changes_nothing(alice, bob, method):
 def test_a_token_altered_by_one_character_is_refused(alice):
     token = notifications.unsubscribe_token(alice, "notify_turn")
     payload_end = token.index(":")
-    for index in (1, payload_end - 1, payload_end + 3, len(token) - 2):
-        response = Client().get(reverse("unsubscribe", args=[altered(token, index)]))
+    for index in (0, 1, 3, payload_end - 1, payload_end + 3, len(token) - 2):
+        response = Client().post(reverse("unsubscribe", args=[altered(token, index)]))
         assert_refused(response)
     alice.refresh_from_db()
     assert alice.notify_turn is True
@@ -125,7 +136,7 @@ def test_a_signed_token_for_another_field_is_refused(alice):
     token = signing.dumps(
         {"u": alice.pk, "p": "is_active"}, salt=notifications.UNSUBSCRIBE_SALT, compress=True
     )
-    assert_refused(Client().get(reverse("unsubscribe", args=[token])))
+    assert_refused(Client().post(reverse("unsubscribe", args=[token])))
     alice.refresh_from_db()
     assert alice.is_active is True
 
@@ -134,5 +145,49 @@ def test_a_token_of_a_deleted_user_is_refused(carol, alice):
     token = notifications.unsubscribe_token(carol, "notify_turn")
     before = prefs(alice)
     carol.delete()
-    assert_refused(Client().get(reverse("unsubscribe", args=[token])))
+    assert_refused(Client().post(reverse("unsubscribe", args=[token])))
     assert prefs(alice) == before
+
+
+def test_the_header_is_a_plain_url_on_one_line_not_rfc2047_encoded(turn_email, smtp_mail):
+    game, waiting, message = turn_email
+    # As received by the SMTP server, before any decoding.
+    (raw,) = [value for name, value in message.raw_items() if name == "List-Unsubscribe"]
+    assert "=?" not in raw and "\n" not in raw
+    assert raw.startswith(f"<{settings.SITE_URL}/") and raw.endswith(">")
+    assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+
+
+def test_the_token_does_not_carry_the_user_id(alice):
+    token = notifications.unsubscribe_token(alice, "notify_turn")
+    assert alice.mail_key in token
+    # Neither in clear nor in a decodable payload (the old tokens were base64 JSON).
+    assert f'"u": {alice.pk}' not in token and f'"u":{alice.pk}' not in token
+    with pytest.raises(signing.BadSignature):
+        signing.loads(token.partition(".")[2], salt=notifications.UNSUBSCRIBE_SALT)
+
+
+def test_a_token_is_bound_to_its_preference(alice):
+    token = notifications.unsubscribe_token(alice, "notify_reminder")
+    as_turn = "t" + token[1:]  # the same signature, offered for the other switch
+    assert_refused(Client().post(reverse("unsubscribe", args=[as_turn])))
+    alice.refresh_from_db()
+    assert (alice.notify_turn, alice.notify_reminder) == (True, True)
+
+
+def test_a_token_expires_after_the_configured_days(alice, monkeypatch, settings):
+    import time
+
+    settings.GEARTABLE_UNSUBSCRIBE_LINK_DAYS = 365
+    now = time.time()
+    monkeypatch.setattr(signing.time, "time", lambda: now - 366 * 86400)
+    old = notifications.unsubscribe_token(alice, "notify_turn")
+    monkeypatch.setattr(signing.time, "time", lambda: now - 364 * 86400)
+    recent = notifications.unsubscribe_token(alice, "notify_turn")
+    monkeypatch.undo()
+    assert_refused(Client().post(reverse("unsubscribe", args=[old])))
+    alice.refresh_from_db()
+    assert alice.notify_turn is True
+    assert Client().post(reverse("unsubscribe", args=[recent])).status_code == 200
+    alice.refresh_from_db()
+    assert alice.notify_turn is False

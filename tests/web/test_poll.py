@@ -154,3 +154,34 @@ def test_my_games_shows_the_latest_finished_games_and_links_to_all(client, alice
     assert first.context["page"].paginator.count == 22
     assert len(first.context["page"].object_list) == 22  # 25 a page
     assert "Lost" in first.content.decode() and second.status_code == 200
+
+
+# --- the poll honours the session as the rest of the site does (issue 13, point 5) ------------
+
+
+def test_poll_drops_a_session_after_a_password_change_like_the_rest_of_the_site(alice, bob):
+    game = start_geared([alice, bob])
+    client = client_for(alice)
+    assert poll(client, game, game.version).status_code == 204
+    alice.set_password("a-new-and-different-passphrase")
+    alice.save()
+    assert poll(client, game, game.version).status_code == 404
+    assert client.get(game.get_absolute_url()).status_code == 404  # the page agrees
+
+
+def test_poll_drops_the_session_of_a_deactivated_user(alice, bob):
+    game = start_geared([alice, bob])
+    client = client_for(alice)
+    alice.is_active = False
+    alice.save(update_fields=["is_active"])
+    assert poll(client, game, game.version).status_code == 404
+    assert poll(client_for(bob), game, game.version).status_code == 204
+
+
+def test_poll_refuses_a_session_without_its_auth_hash(alice, bob):
+    game = start_geared([alice, bob])
+    client = client_for(alice)
+    session = client.session
+    del session["_auth_user_hash"]
+    session.save()
+    assert poll(client, game, game.version).status_code == 404

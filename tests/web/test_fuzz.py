@@ -1,0 +1,210 @@
+"""Every GET and POST endpoint of the site, fuzzed with hostile values for its parameters and
+path tokens, by a visitor, a logged-in stranger and a seated player: never a server error, and
+nothing stored changes (issue 13, point 3).
+
+Bounded for `make test` (profile "fuzz": a few examples per endpoint, well under a minute);
+`GEARTABLE_FUZZ=deep` runs many more."""
+
+from __future__ import annotations
+
+import os
+from urllib.parse import quote
+
+import pytest
+from django.test import Client
+from django.urls import URLPattern, URLResolver, get_resolver, reverse
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from accounts.models import TIME_ZONES, EmailSuppression, User
+from games import moderation, services
+from games.models import ChatMessage, Game, Invitation, Kind, Move, Report, Seat
+from tests.web.helpers import start_geared
+
+pytestmark = pytest.mark.django_db
+
+settings.register_profile(
+    "fuzz",
+    max_examples=12,
+    deadline=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
+settings.register_profile("fuzz-deep", parent=settings.get_profile("fuzz"), max_examples=1000)
+PROFILE = settings.get_profile(
+    "fuzz-deep" if os.environ.get("GEARTABLE_FUZZ") == "deep" else "fuzz"
+)
+
+# Values that broke or could break a view: NUL, digits int() refuses, huge numbers, deep JSON.
+NASTY = st.one_of(
+    st.text(max_size=30),
+    st.sampled_from(
+        [
+            "\x00",
+            "a\x00b",
+            "²",
+            "٣",
+            "9" * 5000,
+            "-1",
+            "1.5",
+            "[" * 5000,
+            '{"type": "pass"}',
+            "null",
+            "é" * 40,
+            "%00",
+            "<script>",
+            "../../etc/passwd",
+        ]
+    ),
+    st.builds(lambda a, b: f"{a}\x00{b}", st.text(max_size=8), st.text(max_size=8)),
+)
+TOKEN = NASTY.filter(lambda s: s not in ("", ".", ".."))
+
+
+def params(*names: str, **special):
+    fields = {name: st.one_of(st.none(), special.get(name, NASTY)) for name in names}
+    return st.fixed_dictionaries(fields).map(
+        lambda d: {k: v for k, v in d.items() if v is not None}
+    )
+
+
+GAME_QUERY = params("token", "pick", "card", "target", "move")
+# name: (method, who may send it, how the path is built, parameters)
+ENDPOINTS = {
+    "home": ("GET", "all", "plain", params("x")),
+    "healthz": ("GET", "all", "plain", params("x")),
+    "rules": ("GET", "all", "plain", params("x")),
+    "rules_game": ("GET", "all", "slug", params("x")),
+    "lobby": ("GET", "all", "plain", params("x")),
+    "create_game": (
+        "POST",
+        "stranger",
+        "plain",
+        params(
+            "kind",
+            "seat_count",
+            "target",
+            "turn_seconds",
+            "bots",
+            "bot_kind",
+            "robots",
+            "public",
+            "advanced",
+        ),
+    ),
+    "my_games": ("GET", "all", "plain", params("x")),
+    "finished_games": ("GET", "all", "plain", params("page")),
+    "game": ("GET", "all", "game", GAME_QUERY),
+    "game_fragment": ("GET", "all", "game", GAME_QUERY),
+    "game_poll": ("GET", "all", "game", params("v", "c", "t")),
+    "game_move": (
+        "POST",
+        "player",
+        "game",
+        params("action", "version", "program", "robot-1-action", "robot-1-number"),
+    ),
+    "game_log": ("GET", "all", "game", params("token")),
+    "game_replay": ("GET", "all", "game", params("step", "token")),
+    "game_join": ("POST", "stranger", "game", params("robot", "token")),
+    "game_leave": ("POST", "stranger", "game", params("x")),
+    "game_start": ("POST", "stranger", "game", params("x")),
+    "game_invite": ("POST", "stranger", "game", params("who")),
+    "game_resign": ("POST", "stranger", "game", params("x")),
+    "game_chat": ("POST", "stranger", "game", params("text")),
+    "chat_report": ("POST", "stranger", "message", params("reason")),
+    "accept_invitation": ("GET", "all", "token", params("x")),
+    "decline_invitation": ("GET", "all", "token", params("x")),
+    "profile": (
+        "POST",
+        "stranger",
+        "plain",
+        params(
+            "display_name",
+            "notify_turn",
+            time_zone=NASTY.filter(lambda tz: tz not in TIME_ZONES),
+        ),
+    ),
+    "unsubscribe": ("POST", "all", "token", params("List-Unsubscribe")),
+    "account_login": ("POST", "stranger", "plain", params("login", "password")),
+}
+# The token endpoints refuse the POST of a forged token just as the GET: fuzz both.
+EXTRA = [("decline_invitation", "POST"), ("unsubscribe", "GET")]
+
+
+@pytest.fixture
+def world(alice, bob, carol):
+    game = start_geared([alice, bob], target=1000)
+    table = services.create_game(alice, services.NewGame(kind=Kind.OUTOFGEARS, seat_count=3))
+    services.invite(alice, table.pk, "dora@example.com")
+    message = moderation.post_chat(bob, game.pk, "hello")
+    clients = {"visitor": Client()}
+    for name, user in (("stranger", carol), ("player", alice)):
+        clients[name] = Client()
+        clients[name].force_login(user)
+    return {"games": [game.pk, table.pk, 999999], "message": message, "clients": clients}
+
+
+def snapshot():
+    return (
+        list(Game.objects.order_by("pk").values_list("pk", "version", "status", "chat_seq")),
+        [m.objects.count() for m in (Seat, Move, Invitation, ChatMessage, Report)],
+        EmailSuppression.objects.count(),
+        list(
+            User.objects.order_by("pk").values_list(
+                "pk", "display_name", "time_zone", "notify_turn", "notify_reminder", "password"
+            )
+        ),
+    )
+
+
+def path_for(name: str, shape: str, world, data) -> str:
+    if shape == "plain":
+        return reverse(name)
+    if shape == "slug":
+        return reverse("rules") + quote(data.draw(NASTY), safe="") + "/"
+    if shape == "token":
+        base = {
+            "accept_invitation": "/invitations/",
+            "decline_invitation": "/invitations/",
+            "unsubscribe": "/accounts/unsubscribe/",
+        }[name]
+        tail = "decline/" if name == "decline_invitation" else ""
+        return f"{base}{quote(data.draw(TOKEN), safe='')}/{tail}"
+    if shape == "message":
+        message = world["message"]
+        return reverse(name, args=[message.game_id, message.pk])
+    return reverse(name, args=[data.draw(st.sampled_from(world["games"]))])
+
+
+CASES = [(n, spec[0]) for n, spec in ENDPOINTS.items()] + EXTRA
+
+
+@pytest.mark.parametrize(("name", "method"), CASES, ids=[f"{m} {n}" for n, m in CASES])
+def test_no_input_makes_a_server_error_or_changes_anything(world, name, method):
+    _method, who, shape, query = ENDPOINTS[name]
+    senders = ["visitor", "stranger", "player"] if who == "all" else ["visitor", who]
+
+    @PROFILE
+    @given(data=st.data())
+    def fuzz(data):
+        before = snapshot()
+        client = world["clients"][data.draw(st.sampled_from(senders))]
+        path = path_for(name, shape, world, data)
+        values = data.draw(query)
+        response = client.get(path, values) if method == "GET" else client.post(path, values)
+        assert response.status_code < 500, (path, values)
+        assert snapshot() == before, (path, values)
+
+    fuzz()
+
+
+def _names(patterns, prefix=""):
+    for p in patterns:
+        if isinstance(p, URLResolver):
+            if p.namespace != "admin" and "allauth" not in str(p.urlconf_name):
+                yield from _names(p.url_patterns)
+        elif isinstance(p, URLPattern) and p.name:
+            yield p.name
+
+
+def test_every_endpoint_of_ours_is_fuzzed():
+    assert set(_names(get_resolver().url_patterns)) <= set(ENDPOINTS)
