@@ -283,48 +283,116 @@ def start_game(user: User, game_id: int) -> Game:
         game = locked_game(game_id)
         if game.creator_id != user.pk:
             raise Forbidden("Only the player who created the game can start it.")
-        if game.status != Status.OPEN:
-            raise Conflict("This game has already started.")
-        seats = list(game.seats.select_related("user"))
-        if len(seats) != game.seat_count:
-            raise Conflict(f"Wait until all {game.seat_count} seats are filled.")
-        rng = secrets.SystemRandom()
-        rng.shuffle(seats)  # seat order at random; the engine picks the first player (G4)
-        for position, seat in enumerate(seats, start=1):
-            seat.position = position
-        game.seed = secrets.randbits(62)
-        options = dict(game.options)
-        options["names"] = {seat.seat_id: seat.name for seat in seats}
-        if game.kind == Kind.OUTOFGEARS:
-            options["robots"] = _assign_robots(game, seats, rng)
-            for seat in seats:
-                seat.robots = options["robots"][seat.seat_id]
-        Seat.objects.bulk_update(seats, ["position", "robots"])
-        eng = engines.engine(game.kind)
-        game.state = eng.new_game([s.seat_id for s in seats], seed=game.seed, options=options)
-        game.options = options  # exactly what the engine got: with the seed, it replays the game
-        game.status = Status.ACTIVE
-        game.started = timezone.now()
-        _after_change(game, new_turn=True)
-        seats = _settle(game)
-        game.save(
-            update_fields=[
-                "options",
-                "seed",
-                "state",
-                "status",
-                "started",
-                "version",
-                "turn",
-                "turn_version",
-                "deadline",
-                "due_since",
-                "updated",
-            ]
+        return _start(game, user)
+
+
+def _start(game: Game, user: User) -> Game:
+    """Start the locked, open game; `user` is the player whose click started it."""
+    if game.status != Status.OPEN:
+        raise Conflict("This game has already started.")
+    seats = list(game.seats.select_related("user"))
+    if len(seats) != game.seat_count:
+        raise Conflict(f"Wait until all {game.seat_count} seats are filled.")
+    rng = secrets.SystemRandom()
+    rng.shuffle(seats)  # seat order at random; the engine picks the first player (G4)
+    for position, seat in enumerate(seats, start=1):
+        seat.position = position
+    game.seed = secrets.randbits(62)
+    options = dict(game.options)
+    options["names"] = {seat.seat_id: seat.name for seat in seats}
+    if game.kind == Kind.OUTOFGEARS:
+        options["robots"] = _assign_robots(game, seats, rng)
+        for seat in seats:
+            seat.robots = options["robots"][seat.seat_id]
+    Seat.objects.bulk_update(seats, ["position", "robots"])
+    eng = engines.engine(game.kind)
+    game.state = eng.new_game([s.seat_id for s in seats], seed=game.seed, options=options)
+    game.options = options  # exactly what the engine got: with the seed, it replays the game
+    game.status = Status.ACTIVE
+    game.started = timezone.now()
+    _after_change(game, new_turn=True)
+    seats = _settle(game)
+    game.save(
+        update_fields=[
+            "options",
+            "seed",
+            "state",
+            "status",
+            "started",
+            "version",
+            "turn",
+            "turn_version",
+            "deadline",
+            "due_since",
+            "updated",
+        ]
+    )
+    _sync_seats(game)
+    mover = next(s for s in seats if s.user_id == user.pk)
+    _queue_followups(game, seats, mover=mover, new_turn=True)
+    return game
+
+
+# --- a rematch: the same players, one click each ------------------------------------------------
+
+
+def rematch_of(game: Game) -> Game | None:
+    """The rematch offered after this finished game, if any (not one that was called off)."""
+    return (
+        Game.objects.filter(options__rematch_of=game.pk)
+        .exclude(status=Status.ABORTED)
+        .order_by("pk")
+        .first()
+    )
+
+
+def rematch(user: User, game_id: int) -> Game:
+    """After a finished game, the same table again: the first player to ask opens it, with the
+    same kind, options, time per turn, robots and bots, and every other player is invited; each
+    of them accepts with one click, and the game starts by itself once the last one has."""
+    check_can_play(user)
+    with transaction.atomic():
+        old = locked_game(game_id)  # serialises two players asking at the same moment
+        seats = list(old.seats.select_related("user"))
+        mine = next((s for s in seats if s.user_id == user.pk), None)
+        if mine is None:
+            raise NotFound("There is no such game.")
+        if old.status != Status.FINISHED:
+            raise Conflict("A rematch follows a finished game.")
+        offered = rematch_of(old)
+        if offered is not None:
+            return _accept_rematch(user, offered, mine.robots)
+        spec = NewGame(
+            kind=old.kind,
+            seat_count=old.seat_count,
+            turn_seconds=old.turn_seconds,
+            target=old.options.get("target", 1000),
+            advanced=bool(old.options.get("advanced")),
+            bots=tuple(s.bot for s in seats if s.bot),
+            robots=tuple(mine.robots),
         )
-        _sync_seats(game)
-        mover = next(s for s in seats if s.user_id == user.pk)
-        _queue_followups(game, seats, mover=mover, new_turn=True)
+        game = create_game(user, spec)
+        game.options = {**game.options, "rematch_of": old.pk}
+        game.save(update_fields=["options", "updated"])
+        others = [s for s in seats if s.user_id and s.user_id != user.pk and not s.bot]
+        for seat in others:
+            invitation = Invitation.objects.create(game=game, inviter=user, user=seat.user)
+            effects.after_commit("games.tasks.send_invitation", invitation.pk)
+        if not others:  # against bots only: nobody to wait for
+            game = _start(locked_game(game.pk), user)
+    return game
+
+
+def _accept_rematch(user: User, game: Game, robots) -> Game:
+    if game.status != Status.OPEN:
+        return game  # it has started (or ended) already: the player goes to it
+    if not game.invitations.filter(user=user).exists() and game.creator_id != user.pk:
+        raise NotFound("There is no such game.")
+    taken = {r for s in game.seats.exclude(user=user) for r in s.robots}
+    join_game(user, game.pk, robots=[] if set(robots) & taken else robots)
+    game = locked_game(game.pk)
+    if game.status == Status.OPEN and game.seats.count() == game.seat_count:
+        _start(game, user)  # the last acceptance starts it: nobody has to come back to
     return game
 
 

@@ -18,6 +18,7 @@ urlpatterns = [
     path("games/<int:game_id>/start/", views.start, name="game_start"),
     path("games/<int:game_id>/invite/", views.invite, name="game_invite"),
     path("games/<int:game_id>/resign/", views.resign, name="game_resign"),
+    path("games/<int:game_id>/rematch/", views.rematch, name="game_rematch"),
     path("games/<int:game_id>/chat/", views.chat, name="game_chat"),
     path(
         "games/<int:game_id>/chat/<int:message_id>/report/",

@@ -267,6 +267,8 @@ def _game_context(request: HttpRequest, game: Game, seat: Seat | None) -> dict:
     }
     if seat is not None:
         context["chat_messages"] = _chat_messages(game)
+    if game.status == Status.FINISHED and game.result:
+        context.update(_game_over_context(request, game, names, me))
     seen = seat.seen_mark if seat is not None and seat.seen_version else None
     if game.kind == "geared":
         context.update(_geared_context(request, game, view, legal, names, me, seen))
@@ -275,6 +277,34 @@ def _game_context(request: HttpRequest, game: Game, seat: Seat | None) -> dict:
         context["fragment_url"] = reverse("game_fragment", args=[game.pk])
         context["resolving"] = view["all_programmed"] and not view["over"]
     return context
+
+
+def _game_over_context(request: HttpRequest, game: Game, names: dict, me) -> dict:
+    """The end of the game: final standings, and the ways on (replay, a rematch)."""
+    result = game.result
+    scores, winners = result.get("scores", {}), result.get("winners", [])
+    ranking = result.get("ranking") or sorted(scores, key=lambda s: -scores[s])
+    places = result.get("places") or {
+        sid: 1 + sum(scores[o] > scores[sid] for o in scores) for sid in ranking
+    }
+    standings = [
+        {
+            "place": places.get(sid, i + 1),
+            "name": names.get(sid, sid),
+            "score": scores.get(sid, 0),
+            "winner": sid in winners,
+            "is_me": sid == me,
+        }
+        for i, sid in enumerate(ranking)
+    ]
+    offered = services.rematch_of(game)
+    return {
+        "standings": standings,
+        "rematch": offered,
+        "rematch_mine": offered is not None
+        and request.user.is_authenticated
+        and offered.seats.filter(user=request.user).exists(),
+    }
 
 
 def _geared_context(
@@ -630,6 +660,14 @@ def invite(request: HttpRequest, game_id: int) -> HttpResponse:
         f"Invitation sent to {who.strip()}.",
     )
     return result if isinstance(result, HttpResponse) else redirect("game", game_id)
+
+
+@login_required
+@require_POST
+def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Offer a rematch of a finished game, or accept the one offered: to the new table."""
+    result = _lobby_action(request, game_id, lambda: services.rematch(request.user, game_id))
+    return result if isinstance(result, HttpResponse) else redirect(result)
 
 
 CHAT_SHOWN = 50

@@ -109,6 +109,7 @@ ENDPOINTS = {
     "game_start": ("POST", "stranger", "game", params("x")),
     "game_invite": ("POST", "stranger", "game", params("who")),
     "game_resign": ("POST", "stranger", "game", params("x")),
+    "game_rematch": ("POST", "stranger", "game", params("x")),
     "game_chat": ("POST", "stranger", "game", params("text")),
     "chat_report": ("POST", "stranger", "message", params("reason")),
     "accept_invitation": ("GET", "all", "token", params("x")),

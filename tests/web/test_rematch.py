@@ -1,0 +1,128 @@
+"""The end of a game: the final standings on the game page, and the ways on — the replay, and a
+rematch with the same players that each of them accepts with one click and that starts by
+itself once the last one has."""
+
+from __future__ import annotations
+
+import pytest
+from django.urls import reverse
+
+from games import services
+from games.models import Game, Invitation, Kind, Status
+from tests.web.helpers import advance, client_for, seat_to_act, start_geared, text
+from tests.web_oog.helpers import start_oog
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def finished(alice, bob, carol):
+    game = advance(start_geared([alice, bob, carol], target=300), 900)
+    assert game.status == Status.FINISHED
+    return game
+
+
+def rematch(client, game):
+    return client.post(reverse("game_rematch", args=[game.pk]))
+
+
+def test_the_finished_page_shows_the_standings_in_order_with_the_winner(finished, alice):
+    page = text(client_for(alice).get(finished.get_absolute_url()))
+    standings = page[page.index("Final standings") : page.index('class="ways-on"')]
+    result = finished.result
+    names = finished.options["names"]
+    order = [standings.index(f">{names[sid]}") for sid in result["ranking"]]
+    assert order == sorted(order), "listed from first place to last"
+    for sid in result["ranking"]:
+        assert f"{result['scores'][sid]} points" in standings
+    assert standings.count('class="winner') == len(result["winners"])
+    assert reverse("game_replay", args=[finished.pk]) in page
+    assert "Rematch with the same players" in page
+
+
+def test_a_rematch_opens_the_same_table_and_invites_the_others(finished, alice, bob, carol):
+    response = rematch(client_for(alice), finished)
+    new = Game.objects.exclude(pk=finished.pk).get()
+    assert response.status_code == 302 and response.url == new.get_absolute_url()
+    assert new.status == Status.OPEN and new.kind == Kind.GEARED
+    assert (new.seat_count, new.options["target"], new.turn_seconds) == (
+        3,
+        finished.options["target"],
+        finished.turn_seconds,
+    )
+    assert new.options["rematch_of"] == finished.pk and not new.public
+    assert list(new.seats.values_list("user__username", flat=True)) == ["alice"]
+    invited = set(Invitation.objects.filter(game=new).values_list("user__username", flat=True))
+    assert invited == {"bob", "carol"}
+
+    # The others see the offer on the finished game's page: one click each.
+    page = text(client_for(bob).get(finished.get_absolute_url()))
+    assert "Alice offers a rematch" in page and "Accept the rematch" in page
+    assert rematch(client_for(bob), finished).url == new.get_absolute_url()
+    new.refresh_from_db()
+    assert new.status == Status.OPEN, "waiting for carol"
+    assert "Go to the rematch" in text(client_for(bob).get(finished.get_absolute_url()))
+
+    rematch(client_for(carol), finished)
+    new.refresh_from_db()
+    assert new.status == Status.ACTIVE, "the last acceptance starts it"
+    assert {s.user.username for s in new.seats.select_related("user")} == {"alice", "bob", "carol"}
+
+
+def test_two_rematch_clicks_make_one_rematch(finished, alice, bob):
+    first = rematch(client_for(alice), finished).url
+    again = rematch(client_for(alice), finished).url
+    assert first == again
+    assert Game.objects.filter(options__rematch_of=finished.pk).count() == 1
+
+
+def play_against_bots(game: Game) -> Game:
+    """To the end: alice's greedy moves, and the bots' (their on-commit tasks do not run here)."""
+    for _ in range(900):
+        game.refresh_from_db()
+        if not game.is_active:
+            break
+        if seat_to_act(game).is_bot:
+            services.play_bots(game.pk)
+        else:
+            advance(game, 1)
+    return game
+
+
+def test_bots_keep_their_seats_in_a_rematch(alice):
+    game = play_against_bots(start_geared([alice], target=300, bots=("greedy",)))
+    assert game.status == Status.FINISHED
+    new = services.rematch(alice, game.pk)
+    assert new.status == Status.ACTIVE, "nobody to wait for: it starts at once"
+    assert sorted(s.bot for s in new.seats.all()) == ["", "greedy"]
+
+
+def test_an_out_of_gears_rematch_keeps_each_players_robot(alice, bob):
+    game = start_oog([alice, bob])
+    robots = {s.user_id: s.robots for s in game.seats.all()}
+    Game.objects.filter(pk=game.pk).update(status=Status.FINISHED, result={"scores": {}})
+    new = services.rematch(alice, game.pk)
+    services.rematch(bob, game.pk)
+    new.refresh_from_db()
+    assert new.status == Status.ACTIVE
+    assert {s.user_id: s.robots for s in new.seats.all()} == robots
+
+
+def test_no_rematch_of_a_game_in_play(alice, bob):
+    game = start_geared([alice, bob])
+    response = rematch(client_for(alice), game)
+    assert response.status_code == 302 and response.url == game.get_absolute_url()
+    assert Game.objects.count() == 1
+
+
+def test_a_stranger_cannot_ask_for_or_join_a_rematch(finished, alice, django_user_model):
+    stranger = django_user_model.objects.create_user("dan", "dan@example.com", "pw")
+    assert rematch(client_for(stranger), finished).status_code == 404
+    rematch(client_for(alice), finished)
+    assert rematch(client_for(stranger), finished).status_code == 404
+    new = Game.objects.get(options__rematch_of=finished.pk)
+    assert not new.seats.filter(user=stranger).exists()
+
+
+def test_a_rematch_needs_a_post(finished, alice):
+    assert client_for(alice).get(reverse("game_rematch", args=[finished.pk])).status_code == 405
