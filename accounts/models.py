@@ -28,6 +28,12 @@ class User(AbstractUser):
         default=True,
         help_text="Also for a resolved Out of Gears turn and the end of a game.",
     )
+    email_digest = models.BooleanField(
+        "One e-mail a day instead",
+        default=False,
+        help_text="Instead of an e-mail at each turn: one a day, listing every game that waits "
+        "for you (as correspondence players like it).",
+    )
     notify_reminder = models.BooleanField(
         "Remind me before a deadline",
         default=True,

@@ -61,11 +61,12 @@ def dashboard_figures() -> dict:
 
 def outbox_figures() -> dict:
     """What is owed, for the outbox page: e-mails by state and age, stuck games."""
-    from games.models import Game, Invitation, Notification, Status
+    from games.models import Digest, Game, Invitation, Notification, Status
 
     now = timezone.now()
     rows = []
-    for label, model in (("Notifications", Notification), ("Invitations", Invitation)):
+    models = (("Notifications", Notification), ("Invitations", Invitation), ("Digests", Digest))
+    for label, model in models:
         counts = {"pending": Q(state="pending"), "retrying": Q(state="pending", attempts__gt=0)}
         counts |= {"sending": Q(state="sending"), "failed": Q(state="failed")}
         aggregates = {name: Count("pk", filter=q) for name, q in counts.items()}

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from celery.schedules import crontab
 from django.core.exceptions import ImproperlyConfigured
 from django.utils.csp import CSP
 
@@ -221,8 +222,13 @@ OUTBOX_GIVE_UP_AFTER = env_int("OUTBOX_GIVE_UP_AFTER", 86400, minimum=60)  # the
 # A claimed e-mail whose worker died is sent again after this long: above the task's hard
 # time limit, so a send in progress is never taken over.
 OUTBOX_CLAIM_TIMEOUT = env_int("OUTBOX_CLAIM_TIMEOUT", 2 * CELERY_TASK_TIME_LIMIT, minimum=1)
+# The daily digest goes out at this hour of each player's own time zone (0–23).
+GEARTABLE_DIGEST_HOUR = env_int("GEARTABLE_DIGEST_HOUR", 7, minimum=0)
+if GEARTABLE_DIGEST_HOUR > 23:
+    raise ImproperlyConfigured("GEARTABLE_DIGEST_HOUR must be an hour from 0 to 23")
 CELERY_BEAT_SCHEDULE = {
     "expire-deadlines": {"task": "games.tasks.expire_deadlines", "schedule": 60.0},
+    "queue-digests": {"task": "games.tasks.queue_digests", "schedule": crontab(minute=0)},
     "sweep-outbox": {"task": "games.tasks.sweep", "schedule": float(OUTBOX_SWEEP_INTERVAL)},
 }
 

@@ -21,6 +21,7 @@ from config.admin import stuck_after
 from games import engines, moderation, services
 from games.models import (
     ChatMessage,
+    Digest,
     Game,
     Invitation,
     ModerationAction,
@@ -431,6 +432,17 @@ class InvitationAdmin(admin.ModelAdmin):
     list_filter = ["state"]
     search_fields = ["inviter__username", "user__username", "email"]
     raw_id_fields = ["game", "inviter", "user"]
+
+
+@admin.register(Digest)
+class DigestAdmin(admin.ModelAdmin):
+    list_display = ["created", "day", "user", "state", "attempts", "next_attempt", "error"]
+    list_filter = ["state", "day"]
+    search_fields = ["user__username", "user__email"]
+    readonly_fields = [f.name for f in Digest._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
 
 
 @admin.register(ChatMessage)

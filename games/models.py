@@ -298,6 +298,30 @@ class Notification(Outgoing):
         return f"{self.get_kind_display()} to {self.user} ({self.game}, turn {self.turn})"
 
 
+class Digest(Outgoing):
+    """One daily e-mail to a player who chose a digest over an e-mail per turn: the games that
+    wait for them. The unique key makes it once per player and day; the row is its outbox."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="digests"
+    )
+    day = models.DateField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "day"], name="digest_once_a_day")]
+        indexes = [
+            models.Index(
+                fields=["state", "next_attempt"],
+                name="digest_outbox_idx",
+                condition=models.Q(state__in=["pending", "sending"]),
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"Digest to {self.user} for {self.day}"
+
+
 class ChatMessage(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
     author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")

@@ -17,6 +17,7 @@ from accounts.models import User
 from games import effects, notifications, outbox, services
 from games.models import (
     ChatMessage,
+    Digest,
     Game,
     Invitation,
     ModerationAction,
@@ -168,6 +169,7 @@ def requeue_emails(moderator: User, reason: str, *, notification_ids=None) -> in
         counts = {"notifications": outbox.requeue_failed(Notification, notification_ids)}
         if notification_ids is None:
             counts["invitations"] = outbox.requeue_failed(Invitation)
+            counts["digests"] = outbox.requeue_failed(Digest)
         _record(moderator, "re-queue e-mails", reason, details=counts)
     return sum(counts.values())
 

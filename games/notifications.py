@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from accounts.models import EmailSuppression
 from games import effects, engines, outbox
-from games.models import Game, Invitation, Notification, Seat
+from games.models import Digest, Game, Invitation, Notification, Seat, Status
 
 log = logging.getLogger(__name__)
 
@@ -151,12 +151,17 @@ def send_trio(name: str, to: str, context: dict, headers: dict | None = None) ->
 
 # Turn e-mails stop being worth sending once the turn they announce is over.
 TURN_KINDS = (Kind.YOUR_TURN, Kind.REMINDER, Kind.TURN_RESOLVED)
+# What a player who chose the daily digest gets in it instead (reminders and the end of a game
+# still come at once: they are about a deadline, and once per game).
+DIGESTED = (Kind.YOUR_TURN, Kind.TURN_RESOLVED)
 
 
 def unwanted(note: Notification) -> str:
     """Why this e-mail should not go out now, or "" if it should."""
     if not may_mail(note.user, note.kind):  # preferences may have changed since queued
         return "No longer wanted: the player turned it off or cannot be mailed."
+    if note.user.email_digest and note.kind in DIGESTED:
+        return "Left for the player's daily digest."
     late = note.attempts > 1 or note.created < timezone.now() - outbox.seconds("OUTBOX_MAIL_GRACE")
     if (
         late
@@ -337,3 +342,81 @@ def human_seats(game: Game, *, exclude: Seat | None = None) -> list[Seat]:
         for s in game.seats.select_related("user")
         if s.user_id and not s.bot and (exclude is None or s.pk != exclude.pk)
     ]
+
+
+# --- the daily digest ------------------------------------------------------------------------
+
+
+def digest_candidates():
+    """Players who chose the digest, may be mailed about turns, and have a game waiting."""
+    from accounts.models import User
+
+    return User.objects.filter(
+        email_digest=True,
+        notify_turn=True,
+        is_active=True,
+        seats__to_act=True,
+        seats__game__status=Status.ACTIVE,
+    ).distinct()
+
+
+def queue_digests(now=None) -> list[int]:
+    """Hourly: a digest row for each candidate whose local time is GEARTABLE_DIGEST_HOUR, once a
+    day (the unique key), each sent after commit. Returns the ids of the rows created."""
+    now = now or timezone.now()
+    created_ids = []
+    for user in digest_candidates():
+        local = now.astimezone(_zone(user))
+        if local.hour != settings.GEARTABLE_DIGEST_HOUR or not may_mail(user, Kind.YOUR_TURN):
+            continue
+        digest, created = Digest.objects.get_or_create(
+            user=user, day=local.date(), defaults={"next_attempt": outbox.first_attempt()}
+        )
+        if created:
+            created_ids.append(digest.pk)
+            effects.after_commit("games.tasks.send_digest", digest.pk)
+    return created_ids
+
+
+def deliver_digest(digest_id: int) -> bool:
+    """Send one digest if it is still pending, as deliver() sends a notification."""
+    digest = outbox.claim(Digest.objects.select_related("user"), digest_id)
+    if digest is None:
+        return False
+    user = digest.user
+    waiting = list(
+        Seat.objects.filter(user=user, to_act=True, game__status=Status.ACTIVE)
+        .select_related("game")
+        .order_by("game__deadline", "game_id")
+    )
+    if not may_mail(user, Kind.YOUR_TURN) or not user.email_digest:
+        outbox.mark_skipped(digest, "No longer wanted: the player turned it off.")
+        return False
+    if not waiting:
+        outbox.mark_skipped(digest, "Nothing waits for the player any more.")
+        return False
+    unsubscribe = absolute(reverse("unsubscribe", args=[unsubscribe_token(user, "notify_turn")]))
+    context = {
+        "name": user.name,
+        "games": [{"game": s.game, "link": absolute(s.game.get_absolute_url())} for s in waiting],
+        "link": absolute(reverse("my_games")),
+        "unsubscribe": unsubscribe,
+        "profile_link": absolute(reverse("profile")),
+    }
+    headers = {
+        "Message-ID": message_id(digest),
+        "List-Unsubscribe": _OneLineHeader("List-Unsubscribe", f"<{unsubscribe}>"),
+        "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+    }
+    try:
+        with timezone.override(_zone(user)):
+            send_trio("digest", user.email, context, headers)
+    except MAIL_ERRORS as exc:
+        outbox.mark_failed(digest, repr(exc))
+        raise
+    except Exception as exc:
+        log.exception("Digest %s could not be built", digest_id)
+        outbox.mark_failed(digest, repr(exc), final=True)
+        raise
+    outbox.mark_sent(digest)
+    return True

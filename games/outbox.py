@@ -28,7 +28,7 @@ from django.db.models import F, QuerySet
 from django.utils import timezone
 
 from games import effects
-from games.models import Game, Invitation, Notification, Outgoing, Status
+from games.models import Digest, Game, Invitation, Notification, Outgoing, Status
 
 log = logging.getLogger(__name__)
 
@@ -37,6 +37,7 @@ SWEEP_LIMIT = 500  # rows of each kind per sweep; the next sweep takes the rest
 MAIL_TASKS = {
     Notification: "games.tasks.send_notification",
     Invitation: "games.tasks.send_invitation",
+    Digest: "games.tasks.send_digest",
 }
 
 

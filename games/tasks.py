@@ -60,6 +60,17 @@ def send_invitation(invitation_id: int) -> bool:
 
 
 @shared_task
+def send_digest(digest_id: int) -> bool:
+    return _send(notifications.deliver_digest, digest_id)
+
+
+@shared_task
+def queue_digests() -> int:
+    """Beat, hourly: the daily digests of the players for whom it is now GEARTABLE_DIGEST_HOUR."""
+    return len(notifications.queue_digests())
+
+
+@shared_task
 def sweep() -> dict:
     """Beat, every OUTBOX_SWEEP_INTERVAL seconds: re-queue every overdue piece of work."""
     return outbox.sweep()
