@@ -186,19 +186,30 @@ def deliver(notification_id: int) -> bool:
     if reason:
         outbox.mark_skipped(note, reason)
         return False
-    try:
+
+    def send() -> None:
         context, headers = _context(note)
         headers["Message-ID"] = message_id(note)
         with timezone.override(_zone(note.user)):  # deadlines in the player's own time zone
             send_trio(note.kind, note.user.email, context, headers)
+
+    return send_claimed(note, send)
+
+
+def send_claimed(row, send) -> bool:
+    """Run `send()` for a claimed outbox row and record what happened: SENT; or, if the mail
+    server failed, PENDING again with its next attempt (and the error raised for the task); or
+    FAILED at once if the message could not even be built (a bug: retrying would not help)."""
+    try:
+        send()
     except MAIL_ERRORS as exc:
-        outbox.mark_failed(note, repr(exc))
+        outbox.mark_failed(row, repr(exc))
         raise
-    except Exception as exc:  # a bug, not the mail server: retrying would not help
-        log.exception("E-mail %s could not be built", notification_id)
-        outbox.mark_failed(note, repr(exc), final=True)
+    except Exception as exc:
+        log.exception("E-mail %s could not be built", row.message_id_local)
+        outbox.mark_failed(row, repr(exc), final=True)
         raise
-    outbox.mark_sent(note)
+    outbox.mark_sent(row)
     return True
 
 
@@ -310,30 +321,16 @@ def send_invitation(invitation_id: int) -> bool:
         decline = absolute(reverse("decline_invitation", args=[invitation.token]))
         headers["List-Unsubscribe"] = _OneLineHeader("List-Unsubscribe", f"<{decline}>")
         headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    try:
-        send_trio(
-            "invitation",
-            to,
-            {
-                "game": game,
-                # To a stranger's address, the inviter's username only: a display name is free
-                # text ("Win $500: evil.example/x"), and this is the e-mail a spammer would want.
-                "inviter": invitation.inviter.username if decline else invitation.inviter.name,
-                "name": name,
-                "link": link,
-                "decline": decline,
-            },
-            headers,
-        )
-    except MAIL_ERRORS as exc:
-        outbox.mark_failed(invitation, repr(exc))
-        raise
-    except Exception as exc:
-        log.exception("Invitation %s could not be built", invitation_id)
-        outbox.mark_failed(invitation, repr(exc), final=True)
-        raise
-    outbox.mark_sent(invitation)
-    return True
+    context = {
+        "game": game,
+        # To a stranger's address, the inviter's username only: a display name is free text
+        # ("Win $500: evil.example/x"), and this is the e-mail a spammer would want.
+        "inviter": invitation.inviter.username if decline else invitation.inviter.name,
+        "name": name,
+        "link": link,
+        "decline": decline,
+    }
+    return send_claimed(invitation, lambda: send_trio("invitation", to, context, headers))
 
 
 def human_seats(game: Game, *, exclude: Seat | None = None) -> list[Seat]:
@@ -408,15 +405,9 @@ def deliver_digest(digest_id: int) -> bool:
         "List-Unsubscribe": _OneLineHeader("List-Unsubscribe", f"<{unsubscribe}>"),
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
     }
-    try:
+
+    def send() -> None:
         with timezone.override(_zone(user)):
             send_trio("digest", user.email, context, headers)
-    except MAIL_ERRORS as exc:
-        outbox.mark_failed(digest, repr(exc))
-        raise
-    except Exception as exc:
-        log.exception("Digest %s could not be built", digest_id)
-        outbox.mark_failed(digest, repr(exc), final=True)
-        raise
-    outbox.mark_sent(digest)
-    return True
+
+    return send_claimed(digest, send)
