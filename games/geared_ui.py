@@ -36,9 +36,9 @@ class Selection:
     @classmethod
     def parse(cls, params) -> Selection:
         def ints(raw: str) -> list[int]:
-            # Card ids only: isdigit() also accepts "²" (int() refuses it), and an id beyond the
-            # deck has no name to show.
-            ids = [int(x) for x in raw.split(",") if x.strip().isdecimal()]
+            # Card ids only: isdigit() also accepts "²" (int() refuses it), an id beyond the deck
+            # has no name to show, and int() refuses a string of over 4,300 digits (a 500).
+            ids = [int(x) for x in raw.split(",") if x.strip().isdecimal() and len(x) <= 4]
             return [x for x in ids if x < DECK_SIZE][:3]
 
         def one(name: str) -> int | None:

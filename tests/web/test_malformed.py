@@ -98,3 +98,13 @@ def test_a_robot_that_is_not_a_number_is_400_with_a_sentence(table, carol, robot
     assert response.status_code == 400
     assert "Robots are numbered 1 to 8." in text(response)
     assert counts() == before
+
+
+@pytest.mark.parametrize("param", ["pick", "card", "target", "move"])
+def test_a_card_id_of_five_thousand_digits_is_ignored_not_a_crash(game, param):
+    # Found by the fuzz test: int() refuses a string of over 4,300 digits with a ValueError.
+    seat = game.seats.select_related("user").filter(user__isnull=False).first()
+    client = client_for(seat.user)
+    for url in (game.get_absolute_url(), reverse("game_fragment", args=[game.pk])):
+        response = client.get(url, {param: "9" * 5000})
+        assert response.status_code == 200
