@@ -11,6 +11,9 @@ from games.outofgears import bots as oog_bots
 from games.outofgears import engine as outofgears
 
 ENGINES: dict[str, ModuleType] = {"geared": geared, "outofgears": outofgears}
+# The rules' version per engine, written into game records (games/records.py): bump it when a
+# change makes an old record replay differently, so that such a record is refused, not misread.
+VERSIONS = {"geared": 1, "outofgears": 1}
 BOTS = {"geared": geared_bots.BOTS, "outofgears": oog_bots.BOTS}
 
 # Both engines raise their own IllegalMove; the web layer catches either.

@@ -71,6 +71,9 @@ class Game(models.Model):
     updated = models.DateTimeField(auto_now=True)
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
+    # Replayed from a game record (games/records.py): a finished game with no players of this
+    # site, visible to its importer and by its link, and counted in nobody's statistics.
+    imported = models.BooleanField(default=False)
 
     class Meta:
         indexes = [
@@ -134,6 +137,8 @@ class Seat(models.Model):
         help_text="The player this bot replaced.",
     )
     joined = models.DateTimeField(auto_now_add=True)
+    # The name a game record gave this seat (an imported game's seats have no user).
+    recorded_name = models.CharField(max_length=60, blank=True)
 
     class Meta:
         ordering = ["position", "joined", "pk"]
@@ -164,6 +169,8 @@ class Seat(models.Model):
 
     @property
     def name(self) -> str:
+        if self.recorded_name:
+            return self.recorded_name
         if self.bot:
             return f"{self.get_bot_display()} {self.position or ''}".strip()
         return self.user.name if self.user else "Empty seat"

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views
+from games import views, views_records
 
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
@@ -13,6 +13,8 @@ urlpatterns = [
     path("games/<int:game_id>/move/", views.move, name="game_move"),
     path("games/<int:game_id>/log/", views.game_log, name="game_log"),
     path("games/<int:game_id>/replay/", views.game_replay, name="game_replay"),
+    path("games/<int:game_id>/record.json", views_records.export, name="game_record"),
+    path("games/import/", views_records.import_record, name="import_record"),
     path("games/<int:game_id>/join/", views.join, name="game_join"),
     path("games/<int:game_id>/leave/", views.leave, name="game_leave"),
     path("games/<int:game_id>/start/", views.start, name="game_start"),

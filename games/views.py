@@ -52,6 +52,8 @@ def _visible_game(request: HttpRequest, game_id: int, *, token: str | None = Non
         raise Http404("There is no such game.")
     if game.public or services.seat_of(game, request.user) is not None:
         return game
+    if game.imported and game.creator_id == request.user.pk:
+        return game  # a game record the visitor imported
     if token and token == game.join_token:
         return game
     if request.user.is_authenticated and any(

@@ -73,3 +73,35 @@ def celery_worker(settings):
             yield worker
     finally:
         app.conf.task_always_eager = True
+
+
+# --- every finished game of the test run round-trips through its record (issue 17) ---
+
+_DB_FIXTURES = {"db", "transactional_db", "django_db_reset_sequences", "live_server"}
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_call(item):
+    """After each test that used the database (and passed), export every finished game it left
+    and replay the record: it must give the stored final state. So every finished game of a test
+    run, however it was played (pages, bots, deadlines, resignations), proves the records."""
+    outcome = yield
+    if item.config.pluginmanager.hasplugin("django") and (
+        item.get_closest_marker("django_db") or _DB_FIXTURES & set(item.fixturenames)
+    ):
+        _check_records_round_trip()
+    return outcome
+
+
+def _check_records_round_trip() -> None:
+    from games import engines, records
+    from games.models import Game, Status
+
+    for game in Game.objects.filter(status=Status.FINISHED, seed__isnull=False).prefetch_related(
+        "seats"
+    ):
+        if not game.state or not engines.engine(game.kind).is_over(game.state):
+            continue  # a test's hand-made "finished" row, not a game that was played to its end
+        record = records.loads(records.dumps(records.export(game)))
+        replayed = records.replay_record(record)
+        assert replayed.state == game.state, f"{game}'s record replays to another state"

@@ -1,0 +1,216 @@
+"""Game records: a finished game as one JSON document (seed, seats, options, the move log and the
+engine version), and the other way, a record replayed into a game on this site.
+
+A record is complete: `replay_record` rebuilds the final state from it with the engine alone,
+so a record exported here replays anywhere the same engine version runs. The format is in
+docs/records.md. Only a finished game has a record: its seed deals every hand, so while a game
+is in play it stays on the server.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import User
+from games import engines, replay
+from games.models import BotKind, Game, Move, Seat, Status
+from games.services import LIMITS, GameError
+
+FORMAT = "geartable-record"
+FORMAT_VERSION = 1
+MAX_MOVES = 20_000  # far beyond a real game (Geared ~200 moves, Out of Gears ~60 turns x seats)
+MAX_BYTES = 2_000_000
+
+
+class RecordError(GameError):
+    """A record that cannot be imported, with the sentence that says why."""
+
+
+def export(game: Game) -> dict:
+    """The record of a finished game. Nothing in it is hidden any more: the game is over."""
+    if game.status != Status.FINISHED or game.seed is None:
+        raise GameError("Only a finished game has a record.", status=409)
+    seats = sorted((s for s in game.seats.all() if s.position), key=lambda s: s.position)
+    moves = replay.moves_of(game)
+    return {
+        "format": FORMAT,
+        "format_version": FORMAT_VERSION,
+        "engine": {"kind": game.kind, "version": engines.VERSIONS[game.kind]},
+        "game": {
+            "id": game.pk,
+            "started": _iso(game.started),
+            "finished": _iso(game.finished),
+            "imported": game.imported,
+        },
+        "seed": game.seed,
+        "options": game.options,
+        "seats": [
+            {"seat": s.seat_id, "name": s.name, **({"bot": s.bot} if s.bot else {})} for s in seats
+        ],
+        "moves": [
+            {
+                "seq": m.seq,
+                "seat": m.seat.seat_id if m.seat else None,
+                "kind": m.kind,
+                "action": m.action,
+            }
+            for m in moves
+        ],
+        "result": game.result,
+    }
+
+
+def _iso(when) -> str | None:
+    return when.isoformat() if when else None
+
+
+def dumps(record: dict) -> str:
+    return json.dumps(record, indent=1, sort_keys=True, ensure_ascii=False)
+
+
+@dataclass(frozen=True)
+class Replayed:
+    kind: str
+    seed: int
+    options: dict
+    seats: list[dict]
+    moves: list[dict]
+    state: dict
+
+
+def loads(text: str | bytes) -> dict:
+    """The JSON of a record, or a RecordError that says what is wrong with it."""
+    if len(text) > MAX_BYTES:
+        raise RecordError(f"A record is at most {MAX_BYTES // 1_000_000} MB.")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        raise RecordError("That is not a game record: it is not valid JSON.") from None
+    if not isinstance(data, dict):
+        raise RecordError("That is not a game record: a record is a JSON object.")
+    return data
+
+
+def replay_record(data: dict) -> Replayed:
+    """Check a record field by field and replay it with the engine: the final state, or a
+    RecordError naming the first thing that does not hold (the move number for an illegal move)."""
+    if data.get("format") != FORMAT:
+        raise RecordError('That is not a game record ("format" must be "geartable-record").')
+    if data.get("format_version") != FORMAT_VERSION:
+        raise RecordError(f"This site reads records of format version {FORMAT_VERSION} only.")
+    engine = data.get("engine")
+    kind = engine.get("kind") if isinstance(engine, dict) else None
+    if kind not in engines.ENGINES:
+        raise RecordError("The record's game is neither Geared nor Out of Gears.")
+    if engine.get("version") != engines.VERSIONS[kind]:
+        raise RecordError(
+            f"The record was made with version {engine.get('version')!r} of the rules engine; "
+            f"this site runs version {engines.VERSIONS[kind]}, which may replay it differently."
+        )
+    seed, options = data.get("seed"), data.get("options")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+        raise RecordError("The record's seed must be a whole number.")
+    if not isinstance(options, dict):
+        raise RecordError("The record's options must be an object.")
+    seats = data.get("seats")
+    low, high = LIMITS[kind]
+    if not isinstance(seats, list) or not low <= len(seats) <= high:
+        raise RecordError(f"A record of this game has {low} to {high} seats.")
+    seat_ids = [str(n) for n in range(1, len(seats) + 1)]
+    for expected, seat in zip(seat_ids, seats, strict=True):
+        if not isinstance(seat, dict) or seat.get("seat") != expected:
+            raise RecordError(f'Seats are listed in order as "1" to "{len(seats)}".')
+        name = seat.get("name")
+        if not isinstance(name, str) or not name.strip() or len(name) > 60:
+            raise RecordError(f"Seat {expected} needs a name (at most 60 characters).")
+        if seat.get("bot", "") not in ("", *BotKind.values):
+            raise RecordError(f"Seat {expected}'s bot is not one of ours.")
+    moves = data.get("moves")
+    if not isinstance(moves, list) or len(moves) > MAX_MOVES:
+        raise RecordError(f"The record's moves must be a list of at most {MAX_MOVES}.")
+    eng = engines.engine(kind)
+    try:
+        state = eng.new_game(seat_ids, seed=seed, options=options)
+    except Exception:  # noqa: BLE001 - any refusal of the options is the record's fault
+        raise RecordError("The engine refuses the record's options.") from None
+    for n, move in enumerate(moves, start=1):
+        if not isinstance(move, dict) or move.get("seq") != n:
+            raise RecordError(f"Move {n} is missing or out of order.")
+        state = _replay_move(eng, state, n, move, seat_ids)
+    if not eng.is_over(state):
+        raise RecordError("The record stops before the end of the game.")
+    return Replayed(kind, seed, options, seats, moves, state)
+
+
+def _replay_move(eng, state: dict, n: int, move: dict, seat_ids: list[str]) -> dict:
+    kind = move.get("kind")
+    if eng.is_over(state):
+        raise RecordError(f"Move {n} comes after the end of the game.")
+    try:
+        if kind == Move.Kind.RESOLVE:
+            if not hasattr(eng, "resolve") or not eng.all_programmed(state):
+                raise RecordError(f"Move {n} resolves a turn that is not complete.")
+            return eng.resolve(state)
+        if kind not in (Move.Kind.ACTION, Move.Kind.TIMEOUT):
+            raise RecordError(f"Move {n} has an unknown kind {kind!r}.")
+        if move.get("seat") not in seat_ids:
+            raise RecordError(f"Move {n} names no seat of the game.")
+        if not isinstance(move.get("action"), dict):
+            raise RecordError(f"Move {n} has no action.")
+        return eng.apply(state, move["seat"], move["action"])
+    except engines.IllegalMove as exc:
+        raise RecordError(f"Move {n} is not legal: {exc.message}") from None
+    except RecordError:
+        raise
+    except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError):
+        raise RecordError(f"Move {n} is malformed.") from None
+
+
+def import_record(user: User, text: str | bytes) -> Game:
+    """A record replayed into a finished game of this site, private to the importer (and anyone
+    they give its link to); it counts for nobody's statistics."""
+    done = replay_record(loads(text))
+    eng = engines.engine(done.kind)
+    with transaction.atomic():
+        now = timezone.now()
+        game = Game.objects.create(
+            kind=done.kind,
+            status=Status.FINISHED,
+            seat_count=len(done.seats),
+            options=done.options,
+            seed=done.seed,
+            state=done.state,
+            result=eng.result(done.state),
+            version=len(done.moves) + 1,
+            move_count=len(done.moves),
+            turn=engines.turn_number(done.kind, done.state),
+            creator=user,
+            imported=True,
+            started=now,
+            finished=now,
+        )
+        seats = Seat.objects.bulk_create(
+            Seat(
+                game=game,
+                position=int(s["seat"]),
+                bot=s.get("bot", ""),
+                recorded_name=s["name"].strip(),
+            )
+            for s in done.seats
+        )
+        by_id = {s.seat_id: s for s in seats}
+        Move.objects.bulk_create(
+            Move(
+                game=game,
+                seq=m["seq"],
+                seat=by_id.get(m.get("seat")) if m["kind"] != Move.Kind.RESOLVE else None,
+                kind=m["kind"],
+                action=m.get("action") if m["kind"] != Move.Kind.RESOLVE else None,
+            )
+            for m in done.moves
+        )
+    return game

@@ -1,0 +1,53 @@
+"""Game records on the web: download a finished game's record, import one to replay it here."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import RequestDataTooBig
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_http_methods
+
+from games import records, services
+from games.views import _visible_game
+
+
+@require_GET
+def export(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The record of a finished game, as a JSON download, for whoever may see the game."""
+    game = _visible_game(request, game_id, token=request.GET.get("token"))
+    try:
+        record = records.export(game)
+    except services.GameError as exc:
+        raise Http404(exc.message) from None
+    response = HttpResponse(records.dumps(record), content_type="application/json")
+    name = f"geartable-{game.kind}-{game.pk}.json"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def import_record(request: HttpRequest) -> HttpResponse:
+    """A record pasted or uploaded: replayed by the engine, then shown step by step."""
+    error, status = "", 200
+    if request.method == "POST":
+        try:
+            upload = request.FILES.get("file")
+            text = upload.read(records.MAX_BYTES + 1) if upload else request.POST.get("record", "")
+            if not text.strip():
+                raise services.GameError("Choose a record file or paste one.")
+            game = records.import_record(request.user, text)
+        except RequestDataTooBig:
+            error, status = f"A record is at most {records.MAX_BYTES // 1_000_000} MB.", 400
+        except services.GameError as exc:
+            error, status = exc.message, exc.status
+        else:
+            return redirect(reverse("game_replay", args=[game.pk]) + "?step=0")
+    return render(
+        request,
+        "games/import.html",
+        {"error": error, "pasted": request.POST.get("record", "")[:200_000], "nav_section": ""},
+        status=status,
+    )
