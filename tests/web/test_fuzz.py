@@ -109,6 +109,8 @@ ENDPOINTS = {
     ),
     "game_log": ("GET", "all", "game", params("token")),
     "game_replay": ("GET", "all", "game", params("step", "token")),
+    "game_record": ("GET", "all", "game", params("token")),
+    "import_record": ("POST", "stranger", "plain", params("record")),
     "game_join": ("POST", "stranger", "game", params("robot", "token")),
     "game_leave": ("POST", "stranger", "game", params("x")),
     "game_start": ("POST", "stranger", "game", params("x")),
