@@ -395,3 +395,73 @@ class ModerationAction(models.Model):
 
     def __str__(self) -> str:
         return f"{self.moderator} {self.action} ({self.created:%Y-%m-%d %H:%M})"
+
+
+class Rating(models.Model):
+    """A player's (or a bot kind's) skill at one game, as OpenSkill's Plackett-Luce model keeps
+    it (games/ratings.py): `mu` the estimate, `sigma` its uncertainty. Bots are rated too, so a
+    new player can see how they compare with the greedy bot."""
+
+    kind = models.CharField(max_length=16, choices=Kind.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.CASCADE,
+        related_name="ratings",
+    )
+    bot = models.CharField(max_length=16, choices=BotKind.choices, blank=True)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    games = models.PositiveIntegerField(default=0)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["kind", "user"], name="rating_one_per_user", condition=models.Q(bot="")
+            ),
+            models.UniqueConstraint(
+                fields=["kind", "bot"], name="rating_one_per_bot", condition=~models.Q(bot="")
+            ),
+            models.CheckConstraint(
+                condition=models.Q(user__isnull=False, bot="")
+                | models.Q(user__isnull=True) & ~models.Q(bot=""),
+                name="rating_user_or_bot",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        who = self.user.name if self.user_id else self.get_bot_display()
+        return f"{who} · {self.get_kind_display()}"
+
+    @property
+    def display(self) -> float:
+        """The conservative rating shown to players: mu - 3 sigma (OpenSkill's ordinal)."""
+        return self.mu - 3 * self.sigma
+
+
+class RatingChange(models.Model):
+    """One game's effect on one rating: the history behind the profile's chart."""
+
+    rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="changes")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="rating_changes")
+    place = models.PositiveSmallIntegerField()
+    mu_before = models.FloatField()
+    sigma_before = models.FloatField()
+    mu_after = models.FloatField()
+    sigma_after = models.FloatField()
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["rating", "pk"]
+        constraints = [
+            models.UniqueConstraint(fields=["rating", "game"], name="rating_change_once_per_game")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.rating} after game #{self.game_id}"
+
+    @property
+    def display_after(self) -> float:
+        return self.mu_after - 3 * self.sigma_after

@@ -20,7 +20,7 @@ from django.db.models import Case, F, Value, When
 from django.utils import timezone
 
 from accounts.models import EmailSuppression, User
-from games import effects, engines, notifications
+from games import effects, engines, notifications, ratings
 from games.models import BotKind, Game, Invitation, Kind, Move, Seat, Status
 
 log = logging.getLogger(__name__)
@@ -545,6 +545,7 @@ def _after_change(game: Game, *, new_turn: bool) -> None:
         game.finished = timezone.now()
         game.result = eng.result(game.state)
         game.deadline = None
+        ratings.record_game(game)  # in the game-over transaction: rated once, with the result
 
 
 def _save(game: Game) -> None:

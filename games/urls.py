@@ -1,6 +1,6 @@
 from django.urls import path
 
-from games import views, views_records
+from games import views, views_players, views_records
 
 urlpatterns = [
     path("lobby/", views.lobby, name="lobby"),
@@ -27,6 +27,8 @@ urlpatterns = [
         views.chat_report,
         name="chat_report",
     ),
+    path("players/<str:username>/", views_players.player, name="player"),
+    path("bots/<str:bot>/", views_players.bot, name="bot_player"),
     path("invitations/<str:token>/", views.accept_invitation, name="accept_invitation"),
     path("invitations/<str:token>/decline/", views.decline_invitation, name="decline_invitation"),
 ]

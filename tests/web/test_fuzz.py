@@ -109,6 +109,8 @@ ENDPOINTS = {
     ),
     "game_log": ("GET", "all", "game", params("token")),
     "game_replay": ("GET", "all", "game", params("step", "token")),
+    "player": ("GET", "all", "token", params("x")),
+    "bot_player": ("GET", "all", "token", params("x")),
     "game_record": ("GET", "all", "game", params("token")),
     "import_record": ("POST", "stranger", "plain", params("record")),
     "game_join": ("POST", "stranger", "game", params("robot", "token")),
@@ -174,6 +176,8 @@ def path_for(name: str, shape: str, world, data) -> str:
             "accept_invitation": "/invitations/",
             "decline_invitation": "/invitations/",
             "unsubscribe": "/accounts/unsubscribe/",
+            "player": "/players/",
+            "bot_player": "/bots/",
         }[name]
         tail = "decline/" if name == "decline_invitation" else ""
         return f"{base}{quote(data.draw(TOKEN), safe='')}/{tail}"
