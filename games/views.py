@@ -28,11 +28,15 @@ from games.forms import NewGameForm
 from games.geared.text import describe as describe_geared
 from games.geared.views import view_event
 from games.geared_ui import Choice, Selection, offer
-from games.models import ChatMessage, Game, Invitation, Seat, Status
+from games.models import ChatMessage, Game, Invitation, Seat, Status, seat_names
 from games.outofgears.common import COLOURS
 from games.outofgears.text import describe as describe_oog
+from games.outofgears.text import robot_names
 
-SEATS = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position", "pk"))
+SEATS = Prefetch(
+    "seats",
+    queryset=Seat.objects.select_related("user", "replaced_user").order_by("position", "pk"),
+)
 
 
 def _error(request: HttpRequest, exc: services.GameError) -> None:
@@ -154,7 +158,7 @@ def _my_seats(user):
     )
 
 
-OTHERS = Seat.objects.select_related("user")
+OTHERS = Seat.objects.select_related("user", "replaced_user")
 
 
 def _decorate(seats: list[Seat]) -> list[Seat]:
@@ -248,7 +252,7 @@ def _game_context(request: HttpRequest, game: Game, seat: Seat | None) -> dict:
     me = seat.seat_id if seat and seat.position else None
     view = eng.view(game.state, me)
     seats = {s.seat_id: s for s in game.seats.all()}
-    names = {sid: s.name for sid, s in seats.items()}
+    names = seat_names(seats.values())
     legal = eng.legal_actions(game.state, me) if me and game.is_active else []
     context = {
         "game": game,
@@ -344,12 +348,13 @@ def _geared_context(
         p = view["players"][sid]
         players.append(
             {
+                **p,
                 "seat": sid,
+                # The seat's name now, not the one the engine was given at the start.
                 "name": names.get(sid, p["name"]),
                 "is_me": sid == me,
                 "is_turn": sid == view["turn"],
                 "progress": min(100, round(100 * p["score"] / view["target"])),
-                **p,
             }
         )
     if me:  # my own builds first, the others in seat order after
@@ -384,7 +389,7 @@ def _program_sentence(entry: dict) -> str:
 
 def _oog_context(view: dict, legal: list[dict], names: dict, seen: int | None) -> dict:
     """The Out of Gears page: junkyards in a ring, robots, my program form, the last story."""
-    robot_names = {key: r["player"] for key, r in view["robots"].items()}
+    players = robot_names(view, names)
     robots = []
     for key in sorted(view["robots"], key=int):
         r = view["robots"][key]
@@ -392,6 +397,7 @@ def _oog_context(view: dict, legal: list[dict], names: dict, seen: int | None) -
             {
                 "number": int(key),
                 **r,
+                "player": players[key],
                 "submitted": view["submitted"].get(r["seat"], False),
                 "mine": int(key) in view["my_robots"],
             }
@@ -446,7 +452,7 @@ def _oog_context(view: dict, legal: list[dict], names: dict, seen: int | None) -
             }
             for e in story.get("revealed", [])
         ],
-        "story": [describe_oog(e, robot_names) for e in story.get("events", [])],
+        "story": [describe_oog(e, players) for e in story.get("events", [])],
         "story_new": seen is not None and story.get("turn", 0) > seen,
         "mark_now": story.get("turn", 0),
         "ranking": sorted(robots, key=lambda r: -r["points"]),
@@ -814,7 +820,7 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
         return redirect(game)
     seat = services.seat_of(game, request.user)
     me = seat.seat_id if seat else None
-    names = {s.seat_id: s.name for s in game.seats.all()}
+    names = seat_names(game.seats.all())
     eng = engines.engine(game.kind)
     if game.kind == "geared":
         lines = [describe_geared(view_event(e, me), names, me) for e in game.state["events"]]
@@ -822,7 +828,7 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
     else:
         lines = None
         view = eng.view(game.state, me)
-        robot_names = {key: r["player"] for key, r in view["robots"].items()}
+        robots = robot_names(view, names)
         turns = [
             {
                 "turn": story["turn"],
@@ -830,7 +836,7 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
                     f"{COLOURS[p['robot']].capitalize()}: {_program_sentence(p)}"
                     for p in story["revealed"]
                 ],
-                "lines": [describe_oog(e, robot_names) for e in story["events"]],
+                "lines": [describe_oog(e, robots) for e in story["events"]],
             }
             for story in reversed(view["story"])
         ]
