@@ -264,7 +264,7 @@ def _context(note: Notification) -> tuple[dict, dict]:
 
 def _geared_events_since_last_turn(state: dict, seat: str | None, names: dict) -> list[str]:
     """What happened since this player's last turn, as they may see it (G19)."""
-    from games.geared.text import describe
+    from games.geared.text import describe, with_build_numbers
     from games.geared.views import view_event
 
     events = state["events"]
@@ -273,7 +273,8 @@ def _geared_events_since_last_turn(state: dict, seat: str | None, names: dict) -
         if events[i].get("seat") == seat and events[i]["type"] == "drew":
             start = i + 1  # their last turn ends with their draw
             break
-    return [describe(view_event(e, seat), names, seat) for e in events[start:]][-40:]
+    shown = with_build_numbers(events[start:][-40:], events)
+    return [describe(view_event(e, seat), names, seat) for e in shown]
 
 
 def _oog_story(state: dict, seat: str | None, turn: int | None, names: dict) -> list[str]:
