@@ -84,9 +84,12 @@ def test_geared_a_bot_in_fays_seat_has_one_name_on_the_page_log_mail_my_games_an
     mine = text(client.get(reverse("my_games")))
     mail = rendered_mail(alice, game, Notification.Kind.GAME_OVER)
     standings = page[page.index('class="standings"') :]
-    for where, shown in (("page", page), ("standings", standings), ("log", log)):
+    for where, shown in (("page", page), ("standings", standings)):
         assert REPLACED in shown, where
         assert "Greedy bot 1" in shown, where
+    for seat in seats:  # the log names every seat that did something
+        if seat.bot and any(e.get("seat") == seat.seat_id for e in game.state["events"]):
+            assert f"{seat.name} " in log
     assert f"{REPLACED}: " in mail and "Greedy bot 1: " in mail  # the result lines
     assert REPLACED in mine and "Greedy bot 1" in mine  # "with Bob, Greedy bot (for fay), …"
     # Never the seat's position ("Greedy bot 3") nor the name frozen at the start ("fay").
