@@ -93,7 +93,7 @@
           input.disabled = Boolean(takenBy) && !input.checked;
           const card = input.nextElementSibling;
           if (card) {
-            if (input.disabled) card.dataset.taken = takenBy + "\u2019s";
+            if (input.disabled) card.dataset.taken = "for " + takenBy;
             else delete card.dataset.taken;
           }
         });
