@@ -11,6 +11,14 @@ def _icons_url() -> str:
     return static("icons.svg")
 
 
+def your_turn_count(user) -> int:
+    """How many games wait for this player: the nav's "Your turn · N" (the live-update check
+    counts the same in its own SQL, games.views._POLL_SQL)."""
+    from games.models import Seat, Status
+
+    return Seat.objects.filter(user=user, to_act=True, game__status=Status.ACTIVE).count()
+
+
 def nav(request: HttpRequest) -> dict:
     # The icon sprite's URL, resolved once per process instead of once per card on a page.
     icons = {"icons_url": _icons_url()}
@@ -18,15 +26,10 @@ def nav(request: HttpRequest) -> dict:
     if user is None or not user.is_authenticated:
         return icons
 
-    def your_turn_count() -> int:
-        from games.models import Seat, Status
-
-        return Seat.objects.filter(user=user, to_act=True, game__status=Status.ACTIVE).count()
-
     # Lazy: a page that never renders the navigation (a fragment) never pays the query.
     return {
         **icons,
-        "nav_your_turn": _Lazy(your_turn_count),
+        "nav_your_turn": _Lazy(lambda: your_turn_count(user)),
         "suspension_notice": user.suspension_message,
     }
 

@@ -119,6 +119,10 @@ class Seat(models.Model):
         related_name="seats",
     )
     bot = models.CharField(max_length=16, choices=BotKind.choices, blank=True)
+    # Bots seated at the table's creation are numbered 1, 2, 3… within the game, for good: the
+    # number does not change when the game starts and shuffles the seats. 0 for a player, and
+    # for a bot that took a player's seat over (it is named after that player instead).
+    bot_number = models.PositiveSmallIntegerField(default=0)
     # The engine's seat id is str(position), 1-based, in play order; set when the game starts.
     position = models.PositiveSmallIntegerField(null=True, blank=True)
     robots = models.JSONField(default=list, blank=True)
@@ -169,11 +173,24 @@ class Seat(models.Model):
 
     @property
     def name(self) -> str:
+        """The seat's one name, wherever it is shown: the game page, its log, e-mails, my games,
+        the standings. A bot is "Greedy bot 2", or "Greedy bot (for fay)" once it has taken
+        fay's seat over. (Query the seats with select_related("user", "replaced_user").)"""
         if self.recorded_name:
             return self.recorded_name
         if self.bot:
-            return f"{self.get_bot_display()} {self.position or ''}".strip()
+            kind = self.get_bot_display()
+            if self.bot_number:
+                return f"{kind} {self.bot_number}"
+            if self.replaced_user_id is not None:
+                return f"{kind} (for {self.replaced_user.name})"
+            return kind
         return self.user.name if self.user else "Empty seat"
+
+
+def seat_names(seats) -> dict[str, str]:
+    """The engine's seat id -> the seat's name, for the seats of a started game."""
+    return {s.seat_id: s.name for s in seats if s.position}
 
 
 class Move(models.Model):

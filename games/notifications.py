@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from accounts.models import EmailSuppression
 from games import effects, engines, outbox
-from games.models import Digest, Game, Invitation, Notification, Seat, Status
+from games.models import Digest, Game, Invitation, Notification, Seat, Status, seat_names
 
 log = logging.getLogger(__name__)
 
@@ -222,9 +222,9 @@ def _zone(user) -> zoneinfo.ZoneInfo:
 
 def _context(note: Notification) -> tuple[dict, dict]:
     game, user = note.game, note.user
-    seats = list(game.seats.select_related("user").order_by("position"))
+    seats = list(game.seats.select_related("user", "replaced_user").order_by("position"))
     me = next((s for s in seats if s.user_id == user.pk), None)
-    names = {s.seat_id: s.name for s in seats if s.position}
+    names = seat_names(seats)
     context = {
         "name": user.name,
         "game": game,
@@ -249,7 +249,7 @@ def _context(note: Notification) -> tuple[dict, dict]:
         and game.kind == "outofgears"
     ):
         context["story"] = _oog_story(
-            game.state, seat_id, note.turn - 1 if note.kind == Kind.TURN_RESOLVED else None
+            game.state, seat_id, note.turn - 1 if note.kind == Kind.TURN_RESOLVED else None, names
         )
     if note.kind == Kind.GAME_OVER and game.result:
         context["result"] = _result_lines(game, names)
@@ -264,7 +264,7 @@ def _context(note: Notification) -> tuple[dict, dict]:
 
 def _geared_events_since_last_turn(state: dict, seat: str | None, names: dict) -> list[str]:
     """What happened since this player's last turn, as they may see it (G19)."""
-    from games.geared.text import describe
+    from games.geared.text import describe, with_build_numbers
     from games.geared.views import view_event
 
     events = state["events"]
@@ -273,17 +273,18 @@ def _geared_events_since_last_turn(state: dict, seat: str | None, names: dict) -
         if events[i].get("seat") == seat and events[i]["type"] == "drew":
             start = i + 1  # their last turn ends with their draw
             break
-    return [describe(view_event(e, seat), names, seat) for e in events[start:]][-40:]
+    shown = with_build_numbers(events[start:][-40:], events)
+    return [describe(view_event(e, seat), names, seat) for e in shown]
 
 
-def _oog_story(state: dict, seat: str | None, turn: int | None) -> list[str]:
-    from games.outofgears.text import describe
+def _oog_story(state: dict, seat: str | None, turn: int | None, names: dict) -> list[str]:
+    from games.outofgears.text import describe, robot_names
 
     view = engines.engine("outofgears").view(state, seat)
-    robot_names = {key: r["player"] for key, r in view["robots"].items()}
+    robots = robot_names(view, names)
     stories = view["story"]
     story = next((s for s in stories if s["turn"] == turn), stories[-1] if stories else None)
-    return [describe(e, robot_names) for e in story["events"]] if story else []
+    return [describe(e, robots) for e in story["events"]] if story else []
 
 
 def _result_lines(game: Game, names: dict) -> list[str]:
@@ -336,7 +337,7 @@ def send_invitation(invitation_id: int) -> bool:
 def human_seats(game: Game, *, exclude: Seat | None = None) -> list[Seat]:
     return [
         s
-        for s in game.seats.select_related("user")
+        for s in game.seats.select_related("user", "replaced_user")
         if s.user_id and not s.bot and (exclude is None or s.pk != exclude.pk)
     ]
 

@@ -21,7 +21,7 @@ from django.utils import timezone
 
 from accounts.models import EmailSuppression, User
 from games import effects, engines, notifications, ratings
-from games.models import BotKind, Game, Invitation, Kind, Move, Seat, Status
+from games.models import BotKind, Game, Invitation, Kind, Move, Seat, Status, seat_names
 
 log = logging.getLogger(__name__)
 
@@ -130,7 +130,9 @@ def create_game(creator: User, spec: NewGame) -> Game:
             creator=creator,
         )
         Seat.objects.create(game=game, user=creator, robots=_check_robots(game, spec.robots))
-        Seat.objects.bulk_create(Seat(game=game, bot=b) for b in spec.bots)
+        Seat.objects.bulk_create(
+            Seat(game=game, bot=b, bot_number=i) for i, b in enumerate(spec.bots, start=1)
+        )
     return game
 
 
@@ -290,7 +292,7 @@ def _start(game: Game, user: User) -> Game:
     """Start the locked, open game; `user` is the player whose click started it."""
     if game.status != Status.OPEN:
         raise Conflict("This game has already started.")
-    seats = list(game.seats.select_related("user"))
+    seats = list(game.seats.select_related("user", "replaced_user"))
     if len(seats) != game.seat_count:
         raise Conflict(f"Wait until all {game.seat_count} seats are filled.")
     rng = secrets.SystemRandom()
@@ -299,7 +301,7 @@ def _start(game: Game, user: User) -> Game:
         seat.position = position
     game.seed = secrets.randbits(62)
     options = dict(game.options)
-    options["names"] = {seat.seat_id: seat.name for seat in seats}
+    options["names"] = seat_names(seats)
     if game.kind == Kind.OUTOFGEARS:
         options["robots"] = _assign_robots(game, seats, rng)
         for seat in seats:
@@ -439,7 +441,7 @@ def _apply(game: Game, seat: Seat, action: object, kind: str) -> Game:
     if game.kind == Kind.GEARED:
         turn_seat = eng.current_seat(game.state)
         if turn_seat != seat.seat_id:
-            names = game.state["names"]
+            names = seat_names(game.seats.select_related("user", "replaced_user"))
             raise Conflict(f"It is {names.get(turn_seat, 'another player')}'s turn.")
     elif eng.all_programmed(game.state):
         raise Conflict("Every program is in; the turn is being resolved.")
@@ -570,7 +572,7 @@ def _settle(game: Game) -> list[Seat]:
     """The game's seats (one query), and `due_since` set when the server now owes the game a
     step: a complete Out of Gears turn to resolve, or a bot whose turn it is (the outbox that
     the sweep reads; docs/delivery.md)."""
-    seats = list(game.seats.select_related("user"))
+    seats = list(game.seats.select_related("user", "replaced_user"))
     due = False
     if game.status == Status.ACTIVE:
         if game.kind == Kind.OUTOFGEARS and engines.engine(game.kind).all_programmed(game.state):
@@ -660,7 +662,7 @@ def expire_turn(game_id: int, turn: int, *, now=None) -> bool:
             # Nobody is absent: every program is in and only the resolution is missing (its
             # task was lost). Resolve it now rather than leave the deadline behind us.
             return _resolve(game)
-        seats = {s.seat_id: s for s in game.seats.select_related("user")}
+        seats = {s.seat_id: s for s in game.seats.select_related("user", "replaced_user")}
         if game.kind == Kind.GEARED:
             absent = [seats[sid] for sid in engines.seats_to_act(game.kind, game.state)]
         else:
@@ -738,7 +740,9 @@ def remind(game_id: int, turn: int, *, now=None) -> int:
         game.reminded_turn = turn
         game.save(update_fields=["reminded_turn", "updated"])
         waiting = [
-            s for s in game.seats.select_related("user") if s.to_act and s.user_id and not s.bot
+            s
+            for s in game.seats.select_related("user", "replaced_user")
+            if s.to_act and s.user_id and not s.bot
         ]
         return len(notifications.queue(game, notifications.Kind.REMINDER, waiting, turn=turn))
 

@@ -24,15 +24,21 @@ from django_htmx.http import HttpResponseStopPolling
 
 from accounts.models import EmailSuppression, User
 from games import engines, moderation, replay, services
+from games.context_processors import your_turn_count
 from games.forms import NewGameForm
 from games.geared.text import describe as describe_geared
+from games.geared.text import with_build_numbers
 from games.geared.views import view_event
 from games.geared_ui import Choice, Selection, offer
-from games.models import ChatMessage, Game, Invitation, Seat, Status
+from games.models import ChatMessage, Game, Invitation, Seat, Status, seat_names
 from games.outofgears.common import COLOURS
 from games.outofgears.text import describe as describe_oog
+from games.outofgears.text import robot_names
 
-SEATS = Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position", "pk"))
+SEATS = Prefetch(
+    "seats",
+    queryset=Seat.objects.select_related("user", "replaced_user").order_by("position", "pk"),
+)
 
 
 def _error(request: HttpRequest, exc: services.GameError) -> None:
@@ -156,7 +162,7 @@ def _my_seats(user):
     )
 
 
-OTHERS = Seat.objects.select_related("user")
+OTHERS = Seat.objects.select_related("user", "replaced_user")
 
 
 def _decorate(seats: list[Seat]) -> list[Seat]:
@@ -198,8 +204,15 @@ def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def _render_game(
-    request: HttpRequest, game: Game, *, error: str = "", status: int = 200
+    request: HttpRequest,
+    game: Game,
+    *,
+    error: str = "",
+    status: int = 200,
+    refused: object = None,
 ) -> HttpResponse:
+    """The game page, or its fragment for htmx. `refused`: the action just refused, so that the
+    form shows what the player picked next to the error."""
     seat = services.seat_of(game, request.user)
     if game.status == Status.OPEN:
         return render(
@@ -220,7 +233,7 @@ def _render_game(
             },
             status=status,
         )
-    context = _game_context(request, game, seat)
+    context = _game_context(request, game, seat, refused=refused)
     context["error"] = error
     template = f"games/{game.kind}.html"
     if request.htmx and not request.htmx.boosted:
@@ -245,12 +258,14 @@ def _mark_seen(seat: Seat | None, game: Game, context: dict) -> None:
         Seat.objects.filter(pk=seat.pk).update(seen_version=game.version, seen_mark=mark)
 
 
-def _game_context(request: HttpRequest, game: Game, seat: Seat | None) -> dict:
+def _game_context(
+    request: HttpRequest, game: Game, seat: Seat | None, *, refused: object = None
+) -> dict:
     eng = engines.engine(game.kind)
     me = seat.seat_id if seat and seat.position else None
     view = eng.view(game.state, me)
     seats = {s.seat_id: s for s in game.seats.all()}
-    names = {sid: s.name for sid, s in seats.items()}
+    names = seat_names(seats.values())
     legal = eng.legal_actions(game.state, me) if me and game.is_active else []
     context = {
         "game": game,
@@ -275,7 +290,7 @@ def _game_context(request: HttpRequest, game: Game, seat: Seat | None) -> dict:
     if game.kind == "geared":
         context.update(_geared_context(request, game, view, legal, names, me, seen))
     else:
-        context.update(_oog_context(view, legal, names, seen))
+        context.update(_oog_context(view, legal, names, seen, refused=_picked(refused)))
         context["fragment_url"] = reverse("game_fragment", args=[game.pk])
         context["resolving"] = view["all_programmed"] and not view["over"]
     return context
@@ -346,12 +361,13 @@ def _geared_context(
         p = view["players"][sid]
         players.append(
             {
+                **p,
                 "seat": sid,
+                # The seat's name now, not the one the engine was given at the start.
                 "name": names.get(sid, p["name"]),
                 "is_me": sid == me,
                 "is_turn": sid == view["turn"],
                 "progress": min(100, round(100 * p["score"] / view["target"])),
-                **p,
             }
         )
     if me:  # my own builds first, the others in seat order after
@@ -366,7 +382,7 @@ def _geared_context(
         "fragment_url": reverse("game_fragment", args=[game.pk]),
         "events": [
             {"text": describe_geared(e, names, me), "new": seen is not None and e["n"] > seen}
-            for e in reversed(view["events"])
+            for e in reversed(with_build_numbers(view["events"], game.state["events"]))
         ],
         "mark_now": view["events"][-1]["n"] if view["events"] else 0,
         "players": players,
@@ -384,9 +400,22 @@ def _program_sentence(entry: dict) -> str:
     return f"{ACTION_LABELS[action]} junkyard {number}"
 
 
-def _oog_context(view: dict, legal: list[dict], names: dict, seen: int | None) -> dict:
+def _picked(action: object) -> dict[int, dict]:
+    """What a refused Out of Gears program picked, per robot (anything malformed is left out:
+    it only pre-checks the form's radio buttons)."""
+    entries = action.get("programs") if isinstance(action, dict) else None
+    if not isinstance(entries, list):
+        return {}
+    return {
+        e["robot"]: e for e in entries if isinstance(e, dict) and isinstance(e.get("robot"), int)
+    }
+
+
+def _oog_context(
+    view: dict, legal: list[dict], names: dict, seen: int | None, *, refused: dict | None = None
+) -> dict:
     """The Out of Gears page: junkyards in a ring, robots, my program form, the last story."""
-    robot_names = {key: r["player"] for key, r in view["robots"].items()}
+    players = robot_names(view, names)
     robots = []
     for key in sorted(view["robots"], key=int):
         r = view["robots"][key]
@@ -394,6 +423,7 @@ def _oog_context(view: dict, legal: list[dict], names: dict, seen: int | None) -
             {
                 "number": int(key),
                 **r,
+                "player": players[key],
                 "submitted": view["submitted"].get(r["seat"], False),
                 "mine": int(key) in view["my_robots"],
             }
@@ -411,7 +441,8 @@ def _oog_context(view: dict, legal: list[dict], names: dict, seen: int | None) -
                 slot["actions"].append(entry["action"])
             if entry["number"] not in slot["numbers"]:
                 slot["numbers"].append(entry["number"])
-    current = {e["robot"]: e for e in (view.get("my_program") or [])}
+    # After a refusal the form shows what the player just picked, not what is stored.
+    current = refused or {e["robot"]: e for e in (view.get("my_program") or [])}
     form = [
         {
             "robot": r,
@@ -448,7 +479,7 @@ def _oog_context(view: dict, legal: list[dict], names: dict, seen: int | None) -
             }
             for e in story.get("revealed", [])
         ],
-        "story": [describe_oog(e, robot_names) for e in story.get("events", [])],
+        "story": [describe_oog(e, players) for e in story.get("events", [])],
         "story_new": seen is not None and story.get("turn", 0) > seen,
         "mark_now": story.get("turn", 0),
         "ranking": sorted(robots, key=lambda r: -r["points"]),
@@ -464,7 +495,7 @@ def game_fragment(request: HttpRequest, game_id: int) -> HttpResponse:
     context = _game_context(request, game, services.seat_of(game, request.user))
     seat = context["seat"]
     _mark_seen(seat, game, context)
-    return render(request, f"games/{game.kind}.html#game", context)
+    return _with_your_turn(request, render(request, f"games/{game.kind}.html#game", context))
 
 
 @require_GET
@@ -480,8 +511,9 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     row = _poll_row(game_id, _session_user_id(request), request.GET.get("t", "-"))
     if row is None:
         raise Http404("There is no such game.")
-    version, status, chat_seq, open_to_all, password = row
-    if not open_to_all and not (password and _session_is_valid(request, password)):
+    version, status, chat_seq, open_to_all, seated, password, your_turn = row
+    logged_in = bool(password) and _session_is_valid(request, password)
+    if not open_to_all and not (seated and logged_in):
         raise Http404("There is no such game.")
     changed = []
     if version != seen:
@@ -489,33 +521,53 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     if seen_chat is not None and chat_seq != seen_chat:
         changed.append("chat")
     if changed:
-        return HttpResponse(
+        response = HttpResponse(
             status=200, headers={"X-Refresh": ",".join(changed), "X-Game-Version": str(version)}
         )
-    if status in (Status.FINISHED, Status.ABORTED) and seen_chat is None:
-        return HttpResponseStopPolling()
-    return HttpResponse(status=204)
+    elif status in (Status.FINISHED, Status.ABORTED) and seen_chat is None:
+        response = HttpResponseStopPolling()
+    else:
+        response = HttpResponse(status=204)
+    if logged_in:
+        response[YOUR_TURN_HEADER] = str(your_turn)  # the nav's "Your turn · N", kept live
+    return response
 
 
 # The live-update check is the most frequent request of all (every open page, every 2 s): its
 # one query is written out once rather than compiled by the ORM on every call (about a quarter
 # of the check's CPU time). A primary-key lookup, and the seat lookup by its (game, user) index;
-# the seated user's password hash comes along only if the account is active, so that the session
-# can be checked as the rest of the site checks it (django.contrib.auth.get_user), without
-# loading the user.
+# the session user's password hash comes along only if the account is active, so that the
+# session can be checked as the rest of the site checks it (django.contrib.auth.get_user),
+# without loading the user; and the number of games waiting for that user (the nav's badge), by
+# the seat's (user, to_act) index.
 _POLL_SQL = f"""
-    SELECT g.version, g.status, g.chat_seq, (g.public OR g.join_token = %s), u.password
+    SELECT g.version, g.status, g.chat_seq, (g.public OR g.join_token = %s), s.id IS NOT NULL,
+        u.password,
+        (SELECT count(*) FROM {Seat._meta.db_table} t
+            JOIN {Game._meta.db_table} tg ON tg.id = t.game_id
+            WHERE t.user_id = u.id AND t.to_act AND tg.status = %s)
     FROM {Game._meta.db_table} g
     LEFT JOIN {Seat._meta.db_table} s ON s.game_id = g.id AND s.user_id = %s
-    LEFT JOIN {User._meta.db_table} u ON u.id = s.user_id AND u.is_active
+    LEFT JOIN {User._meta.db_table} u ON u.id = %s AND u.is_active
     WHERE g.id = %s
 """  # noqa: S608 - table names from the models; every value is a parameter
 
 
 def _poll_row(game_id: int, user_id: int, token: str) -> tuple | None:
     with connection.cursor() as cursor:
-        cursor.execute(_POLL_SQL, [token, user_id, game_id])
+        cursor.execute(_POLL_SQL, [token, Status.ACTIVE.value, user_id, user_id, game_id])
         return cursor.fetchone()
+
+
+YOUR_TURN_HEADER = "X-Your-Turn"
+
+
+def _with_your_turn(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """An htmx answer that swaps part of a game page carries the nav's count along (one query),
+    so that "Your turn · N" follows the moves made and seen without a reload."""
+    if request.user.is_authenticated:
+        response[YOUR_TURN_HEADER] = str(your_turn_count(request.user))
+    return response
 
 
 def _session_user_id(request: HttpRequest) -> int:
@@ -571,13 +623,13 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
             messages.error(request, exc.message)
             return redirect(game)
         request.GET = request.GET.copy()
-        return _render_game(request, game, error=exc.message, status=exc.status)
+        return _render_game(request, game, error=exc.message, status=exc.status, refused=action)
     if not request.htmx:
         return redirect(game)
     game = _visible_game(request, game_id)
     request.GET = request.GET.copy()
     request.GET.clear()
-    return _render_game(request, game)
+    return _with_your_turn(request, _render_game(request, game))
 
 
 def _program_from_form(post) -> dict | None:
@@ -816,15 +868,16 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
         return redirect(game)
     seat = services.seat_of(game, request.user)
     me = seat.seat_id if seat else None
-    names = {s.seat_id: s.name for s in game.seats.all()}
+    names = seat_names(game.seats.all())
     eng = engines.engine(game.kind)
     if game.kind == "geared":
-        lines = [describe_geared(view_event(e, me), names, me) for e in game.state["events"]]
+        events = with_build_numbers(game.state["events"], game.state["events"])
+        lines = [describe_geared(view_event(e, me), names, me) for e in events]
         turns = None
     else:
         lines = None
         view = eng.view(game.state, me)
-        robot_names = {key: r["player"] for key, r in view["robots"].items()}
+        robots = robot_names(view, names)
         turns = [
             {
                 "turn": story["turn"],
@@ -832,7 +885,7 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
                     f"{COLOURS[p['robot']].capitalize()}: {_program_sentence(p)}"
                     for p in story["revealed"]
                 ],
-                "lines": [describe_oog(e, robot_names) for e in story["events"]],
+                "lines": [describe_oog(e, robots) for e in story["events"]],
             }
             for story in reversed(view["story"])
         ]

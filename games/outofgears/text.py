@@ -5,6 +5,15 @@ from __future__ import annotations
 from .common import robot_name
 
 
+def robot_names(view: dict, seat_names: dict[str, str]) -> dict[str, str]:
+    """Robot number (a string, as in the view) -> the name of the seat that controls it: the
+    site's seat names, not the names frozen in the state at the start (a bot may have taken a
+    seat over since)."""
+    return {
+        key: seat_names.get(r["seat"]) or r.get("player") or "" for key, r in view["robots"].items()
+    }
+
+
 def _robot(robot: int, names: dict | None) -> str:
     player = (names or {}).get(str(robot))
     return f"{robot_name(robot)} ({player})" if player else robot_name(robot)

@@ -34,6 +34,7 @@
       if (token) params.set("t", token);
       fetch(live.dataset.pollUrl + "?" + params.toString(), { credentials: "same-origin" })
         .then(function (resp) {
+          showYourTurn(resp.headers.get("X-Your-Turn"));
           if (resp.status === 286) { stopped = true; return; }
           if (resp.status !== 200) return;
           const what = (resp.headers.get("X-Refresh") || "").split(",");
@@ -74,7 +75,58 @@
     }
   });
 
+  // Out of Gears, advanced game (O17): a player's two robots share one set of Action cards, so
+  // an action card picked for one robot is disabled for the other. A card stays enabled while
+  // it is checked (a refused program re-rendered with the same card twice), so it can be changed.
+  function syncActionCards(root) {
+    (root || document).querySelectorAll("form.program-form").forEach(function (form) {
+      const sets = Array.prototype.slice.call(form.querySelectorAll("fieldset.program"));
+      if (sets.length < 2) return;
+      sets.forEach(function (fieldset) {
+        fieldset.querySelectorAll('input[type=radio][name$="-action"]').forEach(function (input) {
+          let takenBy = "";
+          sets.forEach(function (other) {
+            if (other === fieldset) return;
+            const picked = other.querySelector('input[type=radio][name$="-action"]:checked');
+            if (picked && picked.value === input.value) takenBy = other.dataset.robotName || "";
+          });
+          input.disabled = Boolean(takenBy) && !input.checked;
+          const card = input.nextElementSibling;
+          if (card) {
+            if (input.disabled) card.dataset.taken = "for " + takenBy;
+            else delete card.dataset.taken;
+          }
+        });
+      });
+    });
+  }
+
+  document.addEventListener("change", function (event) {
+    const input = event.target;
+    if (input && input.matches && input.matches('form.program-form input[name$="-action"]')) {
+      syncActionCards(input.form.parentNode);
+    }
+  });
+  document.addEventListener("htmx:afterSwap", function () { syncActionCards(document); });
+
+  // The navigation's "Your turn · N": the count comes with the live-update check and with every
+  // htmx answer (the X-Your-Turn header), so it changes without a reload.
+  function showYourTurn(count) {
+    if (count === null || count === undefined || count === "") return;
+    const badge = document.getElementById("nav-your-turn");
+    if (!badge) return;
+    const n = parseInt(count, 10);
+    if (isNaN(n)) return;
+    badge.textContent = "Your turn \u00b7 " + n;
+    badge.hidden = n === 0;
+  }
+  document.addEventListener("htmx:afterRequest", function (event) {
+    const xhr = event.detail.xhr;
+    if (xhr) showYourTurn(xhr.getResponseHeader("X-Your-Turn"));
+  });
+
   document.addEventListener("DOMContentLoaded", function () {
+    syncActionCards(document);
     const live = document.getElementById("live");
     if (live) startLive(live);
   });

@@ -54,7 +54,7 @@ def test_the_winner_goes_up_and_the_loser_down_once_the_game_ends(alice, bob):
 
 
 def test_a_game_in_play_rates_nobody(alice, bob):
-    game = advance(start_geared([alice, bob]), 5)
+    game = advance(start_geared([alice, bob], target=1000), 2)
     assert game.is_active
     assert not Rating.objects.filter(user__in=[alice, bob]).exists()
     assert not RatingChange.objects.filter(game=game).exists()
