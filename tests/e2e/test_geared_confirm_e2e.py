@@ -198,6 +198,12 @@ def test_a_tap_previews_the_move_on_the_table_and_cancel_or_play_decide(my_game,
         "cards": [WHEELS_2],
         "builds": ["new1"],
     }
+
+    # Typing in the chat while the other player moves: the live update leaves the focus there.
+    page.locator("#chat-text").fill("your move")
+    other_player_plays(game.pk)
+    expect(page.locator("#game .turn-line")).to_contain_text("Your turn")
+    expect(page.locator("#chat-text")).to_be_focused()
     assert_not_reloaded(page)
     problems.assert_none()
 
