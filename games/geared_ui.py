@@ -2,16 +2,41 @@
 tapped so far, the buttons to offer. Pure; the template shows what this returns.
 
 Selection (query string): `pick` hand parts chosen for a play, `card` an action card chosen,
-`target` Steal's target or Swap's own part, `move` a part of one's own build to rearrange.
-Every final button posts one action taken verbatim from legal_actions.
+`target` Steal's target or Swap's own part, `move` a part of one's own build to rearrange;
+then `to` (and `level` for a wild) the destination chosen, which makes the page a preview of
+one legal action with a single button that posts it verbatim. Only that POST changes the game:
+every step before it is a GET link, so it works without JavaScript and commits nothing.
 """
 
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 
-from games.geared.cards import DECK_SIZE, card_name
+from games.geared.cards import DECK_SIZE, card_dict, card_name
+
+# A destination token: a build ("b7", or "new"/"new1".."new3"), a part on the table ("p24"),
+# or the two plays that have none ("discard", "pass").
+_TOKEN = re.compile(r"(?:new[1-3]?|b\d{1,4}|p\d{1,2}|discard|pass)")
+
+
+def destination(action: dict) -> list[str]:
+    """Where an action goes, as the `to` tokens of the link that previews it."""
+    kind = action["type"]
+    if kind == "play":
+        return [_build_token(b) for b in action["builds"]]
+    if kind in ("rearrange", "steal"):
+        return [_build_token(action["to"])]
+    if kind == "remove":
+        return [f"p{action['target']}"]
+    if kind == "swap":
+        return [f"p{action['theirs']}"]
+    return [kind]
+
+
+def _build_token(build) -> str:
+    return build if isinstance(build, str) else f"b{build}"
 
 
 @dataclass
@@ -20,6 +45,7 @@ class Choice:
     action: dict
     build: object = None  # where the button is shown: a build id, "new", or None (in the list)
     level: int | None = None
+    query: str = ""  # the selection that previews this choice
 
     @property
     def payload(self) -> str:
@@ -32,6 +58,8 @@ class Selection:
     card: int | None = None
     target: int | None = None
     move: int | None = None
+    to: list[str] = field(default_factory=list)
+    level: int | None = None
 
     @classmethod
     def parse(cls, params) -> Selection:
@@ -45,15 +73,30 @@ class Selection:
             found = ints(params.get(name, ""))
             return found[0] if found else None
 
+        to = [t for t in params.get("to", "").split(",")[:3] if _TOKEN.fullmatch(t)]
+        level = params.get("level", "")
         return cls(
             pick=ints(params.get("pick", "")),
             card=one("card"),
             target=one("target"),
             move=one("move"),
+            to=to,
+            level=int(level) if level in ("1", "2", "3", "4", "5") else None,
         )
 
+    @property
+    def empty(self) -> bool:
+        return not (self.pick or self.card is not None or self.move is not None or self.to)
+
     def query(self, **change) -> str:
-        values = {"pick": self.pick, "card": self.card, "target": self.target, "move": self.move}
+        values = {
+            "pick": self.pick,
+            "card": self.card,
+            "target": self.target,
+            "move": self.move,
+            "to": self.to,
+            "level": self.level,
+        }
         values.update(change)
         parts = []
         for key, value in values.items():
@@ -87,9 +130,128 @@ def _where(part_id: int, view: dict) -> str:
     return card_name(part_id)
 
 
+def _onto(view: dict, build_id, word: str) -> str:
+    """'on your build 2', 'to start a new build': where a part goes, in a sentence."""
+    if build_id in ("new", "new1"):
+        return "to start a new build"
+    if build_id in ("new2", "new3"):
+        return f"to start {'a second' if build_id == 'new2' else 'a third'} new build"
+    return f"{word} {_build_label(view, build_id)}"
+
+
+def _and(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def sentence(view: dict, action: dict) -> str:
+    """The move a preview shows, as the sentence a player would say: 'Play Level 3 Frame on
+    your build 2.'"""
+    kind, level = action["type"], action.get("level")
+    if kind == "play":
+        groups: dict = {}
+        for card, build in zip(action["cards"], action["builds"], strict=True):
+            groups.setdefault(build, []).append(card_name(card, level))
+        parts = [f"{_and(names)} {_onto(view, b, 'on')}" for b, names in groups.items()]
+        return f"Play {_and(parts)}."
+    if kind == "rearrange":
+        as_level = f" as Level {level}" if level else ""
+        return f"Move {_where(action['card'], view)} {_onto(view, action['to'], 'to')}{as_level}."
+    if kind == "remove":
+        return f"Play Remove on {_where(action['target'], view)}: it goes to the discard pile."
+    if kind == "steal":
+        as_level = f" as Level {level}" if level else ""
+        where = _onto(view, action["to"], "into")
+        return f"Play Steal: take {_where(action['target'], view)} and put it {where}{as_level}."
+    if kind == "swap":
+        mine, theirs = _where(action["mine"], view), _where(action["theirs"], view)
+        return f"Play Swap: exchange {mine} for {theirs}."
+    if kind == "discard":
+        return f"Discard {card_name(action['card'])} and draw one card (no play is possible, G8)."
+    return "Pass: your hand is empty, so you draw nothing (G8)."
+
+
+def board_preview(view: dict, action: dict) -> dict:
+    """How a previewed action would look on the table, before anything happens: `ghosts`, the
+    cards drawn faint in the slots they would fill ({build id: {slot: card}}), `new_builds`,
+    the builds it would start (each {slot: card}), and `leaving`, the parts it takes away."""
+    kind, level = action["type"], action.get("level")
+    placed: list[tuple[object, dict]] = []  # (build id, card dict)
+    leaving: set[int] = set()
+    if kind == "play":
+        cards = zip(action["cards"], action["builds"], strict=True)
+        placed = [(build, card_dict(c, level)) for c, build in cards]
+    elif kind in ("rearrange", "steal"):
+        part = action["card"] if kind == "rearrange" else action["target"]
+        placed = [(action["to"], card_dict(part, level))]
+        leaving = {part}
+    elif kind == "remove":
+        leaving = {action["target"]}
+    elif kind == "swap":
+        mine, theirs = action["mine"], action["theirs"]
+        placed = [
+            (_build_of(view, mine), _card_on_table(view, theirs)),
+            (_build_of(view, theirs), _card_on_table(view, mine)),
+        ]
+        leaving = {mine, theirs}
+    ghosts: dict = {}
+    new_builds: dict = {}
+    for build, card in placed:
+        if isinstance(build, str):  # "new", "new1".."new3"
+            empty = {"frame": None, "handlebars": None, "wheels": None}
+            new_builds.setdefault(build, empty)[card["part"]] = card
+        else:
+            ghosts.setdefault(build, {})[card["part"]] = card
+    return {"ghosts": ghosts, "new_builds": list(new_builds.values()), "leaving": leaving}
+
+
+def _build_of(view: dict, part_id: int):
+    for seat in view["seats"]:
+        for build in view["players"][seat]["builds"]:
+            if any(c and c["id"] == part_id for c in build["parts"].values()):
+                return build["id"]
+    return None
+
+
+def _card_on_table(view: dict, part_id: int) -> dict:
+    for seat in view["seats"]:
+        for build in view["players"][seat]["builds"]:
+            for card in build["parts"].values():
+                if card and card["id"] == part_id:
+                    return card
+    return card_dict(part_id)
+
+
+CONFIRM_LABELS = {"rearrange": "Move", "discard": "Discard", "pass": "Pass"}
+REFUSED = "That move is not possible now: choose again."
+
+
 def offer(view: dict, legal: list[dict], sel: Selection) -> dict:
     """What the page offers: hand cards that can be tapped, table parts that can be tapped, and
-    the final choices for the current selection (each a legal action)."""
+    the choices for the current selection (each a legal action, each a link to its preview);
+    with a destination chosen, the preview of that one action (`preview`, `sentence`,
+    `confirm`), or why there is none (`refused`: it is not, or no longer, a legal move)."""
+    out = _offer(view, legal, sel)
+    for choice in out["choices"]:
+        a = choice.action
+        choice.query = sel.query(to=destination(a), level=a.get("level"))
+    out["back"] = sel.query(to=[], level=None)
+    if not sel.to:
+        return out
+    chosen = [
+        c
+        for c in out["choices"]
+        if destination(c.action) == sel.to and c.action.get("level") == sel.level
+    ]
+    if not chosen:
+        out["refused"] = REFUSED if legal else "That move is not possible now: it is not your turn."
+        return out
+    out["preview"] = chosen[0]
+    out["sentence"] = sentence(view, chosen[0].action)
+    out["confirm"] = CONFIRM_LABELS.get(chosen[0].action["type"], "Play")
+    return out
+
+
+def _offer(view: dict, legal: list[dict], sel: Selection) -> dict:
     plays = [a for a in legal if a["type"] == "play"]
     only_discard = bool(legal) and all(a["type"] in ("discard", "pass") for a in legal)
     out: dict = {
@@ -140,7 +302,7 @@ def offer(view: dict, legal: list[dict], sel: Selection) -> dict:
             out["prompt"] = "Steal which part?"
             out["targets"] = sorted({a["target"] for a in acts})
             out["target_links"] = [
-                (t, _where(t, view), sel.query(target=t)) for t in out["targets"]
+                (t, _where(t, view), sel.query(target=t, to=[], level=None)) for t in out["targets"]
             ]
         elif kind == "steal":
             out["prompt"] = f"Put {_where(sel.target, view)} into:"
@@ -151,7 +313,9 @@ def offer(view: dict, legal: list[dict], sel: Selection) -> dict:
         elif kind == "swap" and sel.target is None:
             out["prompt"] = "Swap which of your parts?"
             mine = sorted({a["mine"] for a in acts})
-            out["target_links"] = [(m, _where(m, view), sel.query(target=m)) for m in mine]
+            out["target_links"] = [
+                (m, _where(m, view), sel.query(target=m, to=[], level=None)) for m in mine
+            ]
         elif kind == "swap":
             out["prompt"] = f"Swap {_where(sel.target, view)} for:"
             for a in acts:
@@ -196,4 +360,6 @@ def offer(view: dict, legal: list[dict], sel: Selection) -> dict:
         )
     else:
         out["prompt"] = "Your turn: tap a card in your hand, or a part of your builds to move it."
+    if out["pass"]:
+        out["choices"] = [Choice("Pass (your hand is empty)", out["pass"])]
     return out

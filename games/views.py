@@ -29,7 +29,7 @@ from games.forms import NewGameForm
 from games.geared.text import describe as describe_geared
 from games.geared.text import with_build_numbers
 from games.geared.views import view_event
-from games.geared_ui import Choice, Selection, offer
+from games.geared_ui import Selection, board_preview, offer
 from games.models import ChatMessage, Game, Invitation, Seat, Status, seat_names
 from games.outofgears.common import COLOURS
 from games.outofgears.text import describe as describe_oog
@@ -235,6 +235,8 @@ def _render_game(
         )
     context = _game_context(request, game, seat, refused=refused)
     context["error"] = error
+    if error:
+        context["focus"] = "error"
     template = f"games/{game.kind}.html"
     if request.htmx and not request.htmx.boosted:
         template += "#game"
@@ -356,6 +358,9 @@ def _geared_context(
             part_links[cid] = Selection(move=None if sel.move == cid else cid).query()
     for target, _label, query in ui.get("target_links", []):
         part_links[target] = query
+    preview = ui.get("preview")
+    board = board_preview(view, preview.action) if preview else {}
+    ghosts, leaving = board.get("ghosts", {}), board.get("leaving", set())
     players = []
     for sid in view["seats"]:
         p = view["players"][sid]
@@ -368,17 +373,31 @@ def _geared_context(
                 "is_me": sid == me,
                 "is_turn": sid == view["turn"],
                 "progress": min(100, round(100 * p["score"] / view["target"])),
+                "builds": [
+                    _geared_build(b, ghosts.get(b["id"], {}), leaving, part_links, sel)
+                    for b in p["builds"]
+                ],
+                "new_builds": board.get("new_builds", []) if sid == me else [],
             }
         )
     if me:  # my own builds first, the others in seat order after
         players.sort(key=lambda p: not p["is_me"])
+    is_my_turn = me is not None and me in engines.seats_to_act(game.kind, game.state)
+    focus = _geared_focus(ui, sel, hand, is_my_turn and not view["over"])
+    for h in hand:
+        h["focus"] = focus == f"card:{h['card']['id']}"
+    # Focus moves after an htmx swap by static/js/geartable.js (data-autofocus); a whole page
+    # loaded mid-selection (without JavaScript, or a reload) asks the browser (autofocus).
+    full_page = not request.htmx and not sel.empty
     return {
         "sel": sel,
         "ui": ui,
-        "pass_choice": Choice("Pass (your hand is empty)", ui["pass"]) if ui["pass"] else None,
         "hand": hand,
-        "part_links": part_links,
-        "highlight": {c.build for c in ui["choices"] if c.build is not None},
+        "focus": focus,
+        "autofocus": "data-autofocus autofocus" if full_page else "data-autofocus",
+        "move_query": sel.query() if preview else "",
+        "highlight": {c.build for c in ui["choices"] if c.build is not None}
+        | set(ghosts if preview else ()),
         "fragment_url": reverse("game_fragment", args=[game.pk]),
         "events": [
             {"text": describe_geared(e, names, me), "new": seen is not None and e["n"] > seen}
@@ -388,6 +407,45 @@ def _geared_context(
         "players": players,
         "turn_name": names.get(view["turn"], ""),
     }
+
+
+def _geared_build(build: dict, ghosts: dict, leaving: set, part_links: dict, sel) -> dict:
+    """A build as the page draws it: each slot with its card, the card a preview would put
+    there (faint), whether a preview takes its card away, and the link a tap on it follows."""
+    slots = []
+    for name, card in build["parts"].items():
+        cid = card["id"] if card else None
+        slots.append(
+            {
+                "name": name,
+                "card": card,
+                "ghost": ghosts.get(name),
+                "leaving": cid in leaving,
+                "link": part_links.get(cid),
+                "selected": cid is not None and cid in (sel.move, sel.target),
+            }
+        )
+    return {**build, "slots": slots}
+
+
+def _geared_focus(ui: dict, sel: Selection, hand: list, my_turn: bool) -> str:
+    """Which control the keyboard should be on once this page or fragment shows: the next one
+    that makes sense in a turn (the first destination, then Play, then the hand again)."""
+    if not my_turn:
+        return "turn"
+    if ui.get("preview"):
+        return "confirm"
+    if ui["choices"]:
+        return "choice"
+    if ui.get("target_links"):
+        return "target"
+    tappable = [h["card"]["id"] for h in hand if h["tappable"]]
+    more = [h["card"]["id"] for h in hand if h["extends"]]
+    if sel.pick and (more or sel.pick[-1] in tappable):
+        return f"card:{more[0] if more else sel.pick[-1]}"
+    if tappable:
+        return f"card:{tappable[0]}"
+    return "turn"
 
 
 ACTION_LABELS = {"harvest": "Harvest", "attack": "Attack", "trap": "Trap"}
@@ -619,9 +677,12 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
         game = services.submit_action(request.user, game_id, _parse_version(request), action)
     except services.GameError as exc:
         game = _visible_game(request, game_id)
+        # The confirm form posts to this URL with the preview's selection in its query string,
+        # so a refusal shows the same preview (if it still stands) with the reason beside it.
         if not request.htmx:
             messages.error(request, exc.message)
-            return redirect(game)
+            selection = Selection.parse(request.GET).query() if game.kind == "geared" else "?"
+            return redirect(game.get_absolute_url() + selection.rstrip("?"))
         request.GET = request.GET.copy()
         return _render_game(request, game, error=exc.message, status=exc.status, refused=action)
     if not request.htmx:

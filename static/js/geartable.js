@@ -67,6 +67,37 @@
     }
   });
 
+  // Keyboard play: after #game is swapped, the keyboard goes to the control the server marked
+  // (data-autofocus: the first destination, then Play, then the hand again) instead of falling
+  // to <body>. Only when the player was on the game: a live update must never pull the focus
+  // away from the chat box, nor scroll the page of someone reading.
+  let focusAfterSwap = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    const target = event.detail.target;
+    if (!target || target.id !== "game") return;
+    const source = event.target;  // the link or form that asked, or #game itself for the poll
+    const byPlayer = source !== target && target.contains(source);
+    const active = document.activeElement;
+    const onGame = active && active !== document.body && target.contains(active);
+    focusAfterSwap = byPlayer || onGame ? { scroll: byPlayer } : null;
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    if (!focusAfterSwap) return;
+    const scroll = focusAfterSwap.scroll;
+    focusAfterSwap = null;
+    const game = document.getElementById("game");
+    const next = game && game.querySelector("[data-autofocus]");
+    if (next) next.focus({ preventScroll: !scroll });
+  });
+
+  // Links that act as buttons (a card in the hand, a destination) answer Space as buttons do.
+  document.addEventListener("keydown", function (event) {
+    const el = event.target;
+    if (event.key !== " " || !el.matches || !el.matches("a[role=button]")) return;
+    event.preventDefault();
+    el.click();
+  });
+
   // After a chat message is sent, empty the box (only on success).
   document.addEventListener("htmx:afterRequest", function (event) {
     const form = event.target;

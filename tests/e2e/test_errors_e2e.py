@@ -23,7 +23,7 @@ def stored(game_id: int) -> tuple:
 
 
 def tamper(page, field: str, value: str) -> None:
-    """Change a hidden input of the first choice form, as a hand-edited page would."""
+    """Change a hidden input of the Play form, as a hand-edited page would."""
     page.locator("#game form.choice").first.evaluate(
         "(form, [field, value]) => { form.elements[field].value = value; }", [field, value]
     )
@@ -32,7 +32,7 @@ def tamper(page, field: str, value: str) -> None:
 @pytest.fixture
 def my_turn(live_server, new_page, alice, bob):
     """A started Geared game and the logged-in page of the player whose turn it is, with a card
-    tapped so that choice buttons show."""
+    tapped and a destination chosen, so that the preview and its Play button show."""
     game = start_geared([alice, bob])
     user = seat_to_act(game).user
     page = new_page(user.username)
@@ -41,6 +41,7 @@ def my_turn(live_server, new_page, alice, bob):
     expect(page.locator("#game .turn-line")).to_contain_text("Your turn")
     mark_page(page)
     page.locator("#game .hand-card.tappable").first.click()
+    page.locator("#game a.destination").first.click()
     expect(page.locator("#game form.choice").first).to_be_visible()
     return game, user, page
 

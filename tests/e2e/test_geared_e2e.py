@@ -1,10 +1,9 @@
 """Geared in a real browser: two friends sign up, one creates a game and invites the other, who
-joins from "My games"; they play by tapping cards and choice buttons, and a completed bike shows
-on both screens by the live update, without a reload."""
+joins from "My games"; they play by tapping cards, a destination and Play (the confirm step), and
+a completed bike shows on both screens by the live update, without a reload."""
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
@@ -19,6 +18,7 @@ from tests.e2e.helpers import (
     mark_page,
     sign_up,
 )
+from tests.web.helpers import selection_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -39,13 +39,20 @@ def tap(page, card: int):
 
 
 def choose(page, label: str):
-    page.locator("#game form.choice").get_by_role("button", name=label, exact=True).click()
+    """Choose a destination by its label: the move is previewed, not made."""
+    page.locator("#game .destinations").get_by_role("button", name=label, exact=True).click()
+    expect(page.locator("#game form.confirm button")).to_be_visible(timeout=WAIT_MS)
 
 
-def choice_for(page, action: dict):
-    """The choice button whose form posts exactly this action."""
-    payload = json.dumps(action, separators=(",", ":"))
-    return page.locator(f"#game form.choice:has(input[name=action][value='{payload}']) button")
+def destination_for(page, action: dict):
+    """The destination link that previews exactly this action."""
+    return page.locator(f"#game a.destination[href$='{selection_for(action)}']")
+
+
+def confirm(page, sentence: str | re.Pattern):
+    """The preview says what will happen; Play makes it happen."""
+    expect(page.locator("#game .preview-sentence")).to_have_text(sentence, timeout=WAIT_MS)
+    page.locator("#game form.confirm").get_by_role("button", name="Play").click()
 
 
 def test_two_friends_sign_up_play_by_tapping_and_both_see_the_bike_live(
@@ -117,11 +124,15 @@ def test_two_friends_sign_up_play_by_tapping_and_both_see_the_bike_live(
     tap(first, FRAME_1)
     tap(first, HANDLEBARS_1)
     expect(hand_card(first, FRAME_1)).to_have_attribute("aria-pressed", "true")
-    both = choice_for(
+    both = destination_for(
         first, {"type": "play", "cards": [FRAME_1, HANDLEBARS_1], "builds": ["new1", "new1"]}
     )
     expect(both).to_have_text(re.compile(r"^[^;]+→ a new build; [^;]+→ a new build$"))
     both.click()
+    # Nothing is played yet: the two cards are drawn faint in a new build, until Play.
+    expect(first.locator("#game .player.is-me .build.is-new .slot.ghost")).to_have_count(2)
+    assert Move.objects.filter(game_id=game_id).count() == moves_before
+    confirm(first, "Play Level 1 Frame and Level 1 Handlebars to start a new build.")
     expect(first.locator("#game .turn-line")).to_contain_text("Waiting for", timeout=WAIT_MS)
     expect(first.locator("#game .player.is-me .build")).to_have_count(1)
 
@@ -130,12 +141,14 @@ def test_two_friends_sign_up_play_by_tapping_and_both_see_the_bike_live(
     expect(second.locator("#game .player:not(.is-me) .build")).to_have_count(1)
     tap(second, OTHER_FRAME_1)
     choose(second, "a new build")
+    confirm(second, "Play Level 1 Frame to start a new build.")
     expect(second.locator("#game .turn-line")).to_contain_text("Waiting for", timeout=WAIT_MS)
 
     # Turn 3: the Wheels complete the first player's build: a Level 1 set, scored at once.
     expect(first.locator("#game .turn-line")).to_contain_text("Your turn", timeout=WAIT_MS)
     tap(first, WHEELS_1)
     choose(first, "your build 1")
+    confirm(first, "Play Level 1 Wheels on your build 1.")
 
     for page, me in ((first, True), (second, False)):
         story = page.locator("#game .story .events")

@@ -16,6 +16,7 @@ from django.urls import reverse
 from games import services
 from games.geared import engine
 from games.geared.bots import greedy_bot
+from games.geared_ui import destination
 from games.models import Game, Kind, Seat
 
 # Card ids in the query strings of selection links (games/geared_ui.py: Selection).
@@ -125,7 +126,10 @@ def data_cards(page: str) -> set[int]:
 
 def link_card_ids(url: str) -> set[int]:
     query = parse_qs(urlsplit(url).query)
-    return {int(x) for p in CARD_PARAMS for v in query.get(p, []) for x in v.split(",") if x}
+    ids = {int(x) for p in CARD_PARAMS for v in query.get(p, []) for x in v.split(",") if x}
+    # A preview's destination names a part on the table as "p<id>" (builds are "b<id>").
+    tokens = [t for v in query.get("to", []) for t in v.split(",")]
+    return ids | {int(t[1:]) for t in tokens if t.startswith("p") and t[1:].isdecimal()}
 
 
 def action_card_ids(action: dict) -> set[int]:
@@ -142,7 +146,21 @@ def error_text(page: str) -> str:
 
 
 def selection_for(action: dict) -> str:
-    """The query string a player builds by tapping cards until the page offers `action`."""
+    """The query string a player builds by tapping cards, then a destination, until the page
+    previews `action` with its one Play button."""
+    query = _selection_of(action)
+    query += ("&" if query != "?" else "") + "to=" + ",".join(destination(action))
+    if "level" in action:
+        query += f"&level={action['level']}"
+    return query
+
+
+def choices_for(action: dict) -> str:
+    """The query string of the step before: the destinations `action` is one of."""
+    return _selection_of(action)
+
+
+def _selection_of(action: dict) -> str:
     kind = action["type"]
     if kind == "play":
         return "?pick=" + ",".join(map(str, action["cards"]))

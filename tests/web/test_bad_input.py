@@ -255,6 +255,11 @@ def test_a_display_name_with_markup_is_shown_escaped_everywhere(alice, bob, djan
         "card=81&target=999",
         "card=87&target=999",
         "move=95&pick=95,75",
+        "pick=1&to=b99999999",
+        "to=%C2%B2&level=%C2%B2",
+        "to=pass,pass,pass,pass&level=9",
+        "card=81&to=p999",
+        "move=1&to=new1&level=0",
     ],
 )
 def test_a_crafted_selection_shows_the_page_not_an_error(game, player, query):

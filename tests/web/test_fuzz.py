@@ -72,7 +72,7 @@ def params(*names: str, **special):
     )
 
 
-GAME_QUERY = params("token", "pick", "card", "target", "move")
+GAME_QUERY = params("token", "pick", "card", "target", "move", "to", "level")
 # name: (method, who may send it, how the path is built, parameters)
 ENDPOINTS = {
     "home": ("GET", "all", "plain", params("x")),
