@@ -71,6 +71,14 @@ def seat_of(game: Game, user: User | None) -> Seat | None:
     return next((s for s in game.seats.all() if s.user_id == user.pk), None)
 
 
+def former_seat_of(game: Game, user: User | None) -> Seat | None:
+    """The seat this user played until a bot took it (they resigned, or missed too many
+    deadlines): it gives read access to the game (page, log, chat), never a move."""
+    if user is None or not user.is_authenticated:
+        return None
+    return next((s for s in game.seats.all() if s.replaced_user_id == user.pk), None)
+
+
 def check_can_play(user: User) -> None:
     reason = getattr(user, "suspension_message", None)
     if reason:
@@ -416,7 +424,12 @@ def submit_action(user: User, game_id: int, version: int | None, action: object)
     """A person's move (Geared) or program (Out of Gears), version-checked."""
     check_can_play(user)
     with transaction.atomic():
-        game, seat = _locked_with_seat(user, game_id, "There is no such game.")
+        game = locked_game(game_id)
+        seat = seat_of(game, user)
+        if seat is None:
+            if former_seat_of(game, user) is not None:
+                raise Forbidden("You left this game: a bot plays your seat now.")
+            raise NotFound("There is no such game.")
         _check_version(game, version)
         return _apply(game, seat, action, Move.Kind.ACTION)
 

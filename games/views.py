@@ -45,12 +45,15 @@ def _bad_request(request: HttpRequest, message: str) -> HttpResponse:
 
 
 def _visible_game(request: HttpRequest, game_id: int, *, token: str | None = None) -> Game:
-    """The game if this visitor may see it: seated players always; anyone for a public game or
-    with the join link; for everybody else a private game does not exist (404)."""
+    """The game if this visitor may see it: seated players always, and those who left it for a
+    bot (read only); anyone for a public game or with the join link; for everybody else a
+    private game does not exist (404)."""
     game = Game.objects.filter(pk=game_id).select_related("creator").prefetch_related(SEATS).first()
     if game is None:
         raise Http404("There is no such game.")
     if game.public or services.seat_of(game, request.user) is not None:
+        return game
+    if services.former_seat_of(game, request.user) is not None:
         return game
     if token and token == game.join_token:
         return game
@@ -265,8 +268,13 @@ def _game_context(request: HttpRequest, game: Game, seat: Seat | None) -> dict:
         if seat is None and request.GET.get("token") == game.join_token
         else "",
     }
-    if seat is not None:
+    # A player who resigned (or was replaced) keeps reading the table and its chat, as a
+    # spectator sees it: their old hand is the bot's now.
+    former = None if seat is not None else services.former_seat_of(game, request.user)
+    context["former_seat"] = former
+    if seat is not None or former is not None:
         context["chat_messages"] = _chat_messages(game)
+        context["chat_read_only"] = seat is None
     if game.status == Status.FINISHED and game.result:
         context.update(_game_over_context(request, game, names, me))
     seen = seat.seen_mark if seat is not None and seat.seen_version else None
@@ -497,22 +505,24 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
 
 # The live-update check is the most frequent request of all (every open page, every 2 s): its
 # one query is written out once rather than compiled by the ORM on every call (about a quarter
-# of the check's CPU time). A primary-key lookup, and the seat lookup by its (game, user) index;
-# the seated user's password hash comes along only if the account is active, so that the session
-# can be checked as the rest of the site checks it (django.contrib.auth.get_user), without
-# loading the user.
+# of the check's CPU time). A primary-key lookup, and the user's seat among the game's few
+# seats (their own, or the one they left to a bot: reading stays allowed); the seated user's
+# password hash comes along only if the account is active, so that the session can be checked
+# as the rest of the site checks it (django.contrib.auth.get_user), without loading the user.
 _POLL_SQL = f"""
     SELECT g.version, g.status, g.chat_seq, (g.public OR g.join_token = %s), u.password
     FROM {Game._meta.db_table} g
-    LEFT JOIN {Seat._meta.db_table} s ON s.game_id = g.id AND s.user_id = %s
-    LEFT JOIN {User._meta.db_table} u ON u.id = s.user_id AND u.is_active
+    LEFT JOIN {Seat._meta.db_table} s
+        ON s.game_id = g.id AND (s.user_id = %s OR s.replaced_user_id = %s)
+    LEFT JOIN {User._meta.db_table} u ON u.id = %s AND s.id IS NOT NULL AND u.is_active
     WHERE g.id = %s
+    LIMIT 1
 """  # noqa: S608 - table names from the models; every value is a parameter
 
 
 def _poll_row(game_id: int, user_id: int, token: str) -> tuple | None:
     with connection.cursor() as cursor:
-        cursor.execute(_POLL_SQL, [token, user_id, game_id])
+        cursor.execute(_POLL_SQL, [token, user_id, user_id, user_id, game_id])
         return cursor.fetchone()
 
 
@@ -680,7 +690,8 @@ def _chat_messages(game: Game) -> list[ChatMessage]:
 
 def _chat_response(request, game_id: int, *, error: str = "", notice: str = "", status=200):
     game = _visible_game(request, game_id)
-    if services.seat_of(game, request.user) is None:
+    seat = services.seat_of(game, request.user)
+    if seat is None and services.former_seat_of(game, request.user) is None:
         raise Http404("There is no such game.")
     if not request.htmx and request.method == "POST":
         if error:
@@ -693,6 +704,7 @@ def _chat_response(request, game_id: int, *, error: str = "", notice: str = "", 
         "chat_messages": _chat_messages(game),
         "chat_error": error,
         "chat_notice": notice,
+        "chat_read_only": seat is None,
     }
     return render(request, "games/chat.html#log", context, status=status)
 
