@@ -10,13 +10,13 @@ from __future__ import annotations
 import logging
 import secrets
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
-from django.db.models import Case, F, Value, When
+from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 
 from accounts.models import EmailSuppression, User
@@ -645,6 +645,26 @@ def _queue_followups(
             and (mover is None or s.pk != mover.pk)
         ]
         notifications.queue(game, Note.YOUR_TURN, waiting, turn=turn)
+
+
+# --- who is watching ------------------------------------------------------------------------
+
+# The open page's check for news runs every 2 s: its mark is written at most this often, so
+# that watching costs one small UPDATE per player and 20 s, not one per check.
+WATCH_WRITE_EVERY = timedelta(seconds=20)
+
+
+def note_watching(seat_id: int, last: datetime | None, *, now: datetime | None = None) -> None:
+    """The player of this seat has the game's page open (its live check just ran); `last` is the
+    mark already stored. A conditional UPDATE: two checks at once write it once."""
+    now = now or timezone.now()
+    if last is not None and timezone.is_naive(last):  # SQLite's raw cursor: UTC, naive
+        last = timezone.make_aware(last, UTC)
+    if last is not None and now - last < WATCH_WRITE_EVERY:
+        return
+    Seat.objects.filter(pk=seat_id).filter(
+        Q(watched__isnull=True) | Q(watched__lt=now - WATCH_WRITE_EVERY)
+    ).update(watched=now)
 
 
 # --- deadlines, reminders, resigning ---------------------------------------------------------

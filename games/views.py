@@ -486,9 +486,13 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     row = _poll_row(game_id, _session_user_id(request), request.GET.get("t", "-"))
     if row is None:
         raise Http404("There is no such game.")
-    version, status, chat_seq, open_to_all, password = row
-    if not open_to_all and not (password and _session_is_valid(request, password)):
+    version, status, chat_seq, open_to_all, password, my_seat, watched = row
+    signed_in = bool(password) and _session_is_valid(request, password)
+    if not open_to_all and not signed_in:
         raise Http404("There is no such game.")
+    # A player with the page in view is watching: no "your turn" e-mail (a hidden tab says h=1).
+    if my_seat and signed_in and status == Status.ACTIVE and request.GET.get("h") != "1":
+        services.note_watching(my_seat, watched)
     changed = []
     if version != seen:
         changed.append("game")
@@ -510,7 +514,8 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
 # password hash comes along only if the account is active, so that the session can be checked
 # as the rest of the site checks it (django.contrib.auth.get_user), without loading the user.
 _POLL_SQL = f"""
-    SELECT g.version, g.status, g.chat_seq, (g.public OR g.join_token = %s), u.password
+    SELECT g.version, g.status, g.chat_seq, (g.public OR g.join_token = %s), u.password,
+        CASE WHEN s.user_id = %s THEN s.id END, s.watched
     FROM {Game._meta.db_table} g
     LEFT JOIN {Seat._meta.db_table} s
         ON s.game_id = g.id AND (s.user_id = %s OR s.replaced_user_id = %s)
@@ -522,7 +527,7 @@ _POLL_SQL = f"""
 
 def _poll_row(game_id: int, user_id: int, token: str) -> tuple | None:
     with connection.cursor() as cursor:
-        cursor.execute(_POLL_SQL, [token, user_id, user_id, user_id, game_id])
+        cursor.execute(_POLL_SQL, [token, user_id, user_id, user_id, user_id, game_id])
         return cursor.fetchone()
 
 

@@ -30,6 +30,8 @@
       const params = new URLSearchParams();
       params.set("v", game ? game.dataset.version : live.dataset.version);
       if (chat) params.set("c", chat.dataset.seq);
+      // A tab out of sight is not someone watching: their "your turn" e-mail still goes.
+      if (document.hidden) params.set("h", "1");
       const token = new URLSearchParams(window.location.search).get("token");
       if (token) params.set("t", token);
       fetch(live.dataset.pollUrl + "?" + params.toString(), { credentials: "same-origin" })
