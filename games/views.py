@@ -9,10 +9,12 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.auth.decorators import login_required
+from django.contrib.humanize.templatetags.humanize import ordinal
 from django.core.exceptions import RequestDataTooBig
 from django.core.paginator import Paginator
 from django.db import connection
 from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models.fields.json import KeyTransform
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -107,7 +109,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
     """Games in play and waiting first, then the latest finished ones (all of them on their own
     paginated page): the page costs the same for a new player and for one with 500 games."""
     seats = list(
-        _my_seats(request.user).filter(game__status__in=[Status.OPEN, Status.ACTIVE])[
+        _with_scores(_my_seats(request.user)).filter(game__status__in=[Status.OPEN, Status.ACTIVE])[
             :MY_GAMES_IN_PLAY
         ]
     )
@@ -157,15 +159,37 @@ def _my_seats(user):
     )
 
 
+def _with_scores(seats):
+    """Only the few keys of each game's state that its scores need (engines.SCORE_KEYS)."""
+    keys = {key for kind_keys in engines.SCORE_KEYS.values() for key in kind_keys}
+    return seats.annotate(**{f"state_{key}": KeyTransform(key, "game__state") for key in keys})
+
+
 OTHERS = Seat.objects.select_related("user")
 
 
 def _decorate(seats: list[Seat]) -> list[Seat]:
+    """What a row of "my games" says: who else plays, whose turn it is, the scores (in play) or
+    my place (finished), and how much happened since I last looked."""
     for seat in seats:
-        seat.others = [other.name for other in seat.game.seats.all() if other.pk != seat.pk]
-        seat.news = max(0, seat.game.version - seat.seen_version) if seat.seen_version else 0
-        if seat.game.status == Status.FINISHED:
+        game = seat.game
+        table = list(game.seats.all())
+        names = {s.seat_id: "You" if s.pk == seat.pk else s.name for s in table if s.position}
+        seat.others = [other.name for other in table if other.pk != seat.pk]
+        seat.news = max(0, game.version - seat.seen_version) if seat.seen_version else 0
+        if game.status == Status.ACTIVE:
+            seat.turn_names = [names[s.seat_id] for s in table if s.to_act and s.position]
+            parts = {
+                key: getattr(seat, f"state_{key}", None) for key in engines.SCORE_KEYS[game.kind]
+            }
+            scores = engines.scores_now(game.kind, parts)
+            seat.scores = [
+                (names.get(sid, sid), points)
+                for sid, points in sorted(scores.items(), key=lambda item: -item[1])
+            ]
+        if game.status == Status.FINISHED:
             seat.outcome = _outcome(seat)
+            seat.standing = _standing(seat)
     return seats
 
 
@@ -187,6 +211,26 @@ def _outcome(seat: Seat) -> str:
     if seat.seat_id in winners:
         return "Won" if len(winners) == 1 else "Shared win"
     return "Lost"
+
+
+def _places(result: dict) -> tuple[list[str], dict[str, int]]:
+    """A finished game's seats in order, and each one's place (equal scores share a place)."""
+    scores = result.get("scores", {})
+    ranking = result.get("ranking") or sorted(scores, key=lambda s: -scores[s])
+    places = result.get("places") or {
+        sid: 1 + sum(scores[o] > scores[sid] for o in scores) for sid in ranking
+    }
+    return ranking, places
+
+
+def _standing(seat: Seat) -> str:
+    """ "2nd of 3 · 14 pts": my place at the end and my score."""
+    result = seat.game.result or {}
+    ranking, places = _places(result)
+    if seat.seat_id not in places:
+        return ""
+    points = result.get("scores", {}).get(seat.seat_id, 0)
+    return f"{ordinal(places[seat.seat_id])} of {len(ranking)} · {points} pts"
 
 
 # --- one game ------------------------------------------------------------------------------------
@@ -291,10 +335,7 @@ def _game_over_context(request: HttpRequest, game: Game, names: dict, me) -> dic
     """The end of the game: final standings, and the ways on (replay, a rematch)."""
     result = game.result
     scores, winners = result.get("scores", {}), result.get("winners", [])
-    ranking = result.get("ranking") or sorted(scores, key=lambda s: -scores[s])
-    places = result.get("places") or {
-        sid: 1 + sum(scores[o] > scores[sid] for o in scores) for sid in ranking
-    }
+    ranking, places = _places(result)
     standings = [
         {
             "place": places.get(sid, i + 1),
