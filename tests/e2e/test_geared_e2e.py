@@ -35,7 +35,7 @@ def tap(page, card: int):
     link = hand_card(page, card)
     expect(link).to_have_class(re.compile(r"\btappable\b"), timeout=WAIT_MS)
     link.click()
-    expect(hand_card(page, card)).to_have_attribute("aria-pressed", "true", timeout=WAIT_MS)
+    expect(hand_card(page, card)).to_have_attribute("aria-current", "true", timeout=WAIT_MS)
 
 
 def choose(page, label: str):
@@ -116,7 +116,7 @@ def test_two_friends_sign_up_play_by_tapping_and_both_see_the_bike_live(
     # Turn 1: the first player selects two Level 1 parts and starts one build with both.
     tap(first, FRAME_1)
     tap(first, HANDLEBARS_1)
-    expect(hand_card(first, FRAME_1)).to_have_attribute("aria-pressed", "true")
+    expect(hand_card(first, FRAME_1)).to_have_attribute("aria-current", "true")
     both = choice_for(
         first, {"type": "play", "cards": [FRAME_1, HANDLEBARS_1], "builds": ["new1", "new1"]}
     )
