@@ -285,6 +285,9 @@ GEARTABLE_EMAIL_INVITATIONS_PER_DAY = env_int("GEARTABLE_EMAIL_INVITATIONS_PER_D
 GEARTABLE_OPEN_TABLES_PER_USER = env_int("GEARTABLE_OPEN_TABLES_PER_USER", 10, minimum=1)
 # An e-mail's unsubscribe link works this long (days); after that, the profile page does it.
 GEARTABLE_UNSUBSCRIBE_LINK_DAYS = env_int("GEARTABLE_UNSUBSCRIBE_LINK_DAYS", 365, minimum=1)
+# A player whose open game page checked for news this recently (seconds) is watching the game:
+# no "your turn" or "turn resolved" e-mail for it (reminders still go). 0 turns this off.
+GEARTABLE_WATCHING_SECONDS = env_int("GEARTABLE_WATCHING_SECONDS", 60, minimum=0)
 
 LOGGING = {
     "version": 1,

@@ -205,8 +205,7 @@ class GameAdmin(admin.ModelAdmin):
         ]
         return format_html_join(
             "",
-            '<details><summary>{}</summary><pre style="max-height:30em;overflow:auto">{}</pre>'
-            "</details>",
+            '<details><summary>{}</summary><pre class="state-json">{}</pre></details>',
             rows,
         )
 
@@ -301,7 +300,8 @@ class ReportAdmin(admin.ModelAdmin):
         after = list(around.filter(pk__gt=m.pk).order_by("pk")[:5])
         rows = [
             (
-                "font-weight:bold;background:#fff3cd" if x.pk == m.pk else "",
+                # A class, not a style attribute: the site's CSP blocks inline styles.
+                "reported-message" if x.pk == m.pk else "",
                 f"{x.created:%Y-%m-%d %H:%M}",
                 x.author.name,
                 x.text + (" [hidden]" if x.hidden else ""),
@@ -309,8 +309,8 @@ class ReportAdmin(admin.ModelAdmin):
             for x in [*before, m, *after]
         ]
         return format_html(
-            "<table>{}</table>",
-            format_html_join("", '<tr style="{}"><td>{}</td><td>{}</td><td>{}</td></tr>', rows),
+            '<table class="chat-context">{}</table>',
+            format_html_join("", '<tr class="{}"><td>{}</td><td>{}</td><td>{}</td></tr>', rows),
         )
 
     @admin.display(description="decide")

@@ -9,6 +9,7 @@ from games.geared import bots as geared_bots
 from games.geared import engine as geared
 from games.outofgears import bots as oog_bots
 from games.outofgears import engine as outofgears
+from games.outofgears.scoring import standings as oog_standings
 
 ENGINES: dict[str, ModuleType] = {"geared": geared, "outofgears": outofgears}
 # The rules' version per engine, written into game records (games/records.py): bump it when a
@@ -46,3 +47,18 @@ def bot_action(kind: str, bot: str, state: dict, seat: str, rng_seed: str) -> di
 def turn_number(kind: str, state: dict) -> int:
     """A number that changes whenever a new turn begins (deadlines, reminders, e-mails)."""
     return int(state["turn_number"] if kind == "geared" else state["turn"])
+
+
+# The few keys of a state that scores_now() reads: a list of games fetches only these, not the
+# whole state (a finished game's is 10-15 kB of events).
+SCORE_KEYS = {"geared": ("scores",), "outofgears": ("robots", "seats", "seat_robots")}
+
+
+def scores_now(kind: str, parts: dict) -> dict[str, int]:
+    """Each seat's points as the game stands (Out of Gears: if it ended now, O16-O17), from the
+    state's SCORE_KEYS[kind]; public information, as every player sees it on the table."""
+    if any(parts.get(key) is None for key in SCORE_KEYS[kind]):
+        return {}
+    if kind == "geared":
+        return dict(parts["scores"])
+    return oog_standings(parts)["scores"]

@@ -1,22 +1,37 @@
+import json
+
 from django import forms
 
 from games.models import TURN_TIMES, BotKind, Kind
 from games.outofgears.common import COLOURS
-from games.services import TARGETS, NewGame
+from games.services import ADVANCED_LIMITS, LIMITS, TARGETS, NewGame
+
+# Players per kind of game, for the page's script (it offers only these) and for clean().
+SEAT_RANGES = {
+    **{kind: list(limits) for kind, limits in LIMITS.items()},
+    "advanced": list(ADVANCED_LIMITS),
+}
 
 
 class NewGameForm(forms.Form):
     kind = forms.ChoiceField(choices=Kind.choices, initial=Kind.GEARED, label="Game")
     seat_count = forms.TypedChoiceField(
-        choices=[(n, f"{n} players") for n in range(2, 9)], coerce=int, initial=2, label="Players"
+        choices=[(n, f"{n} players") for n in range(2, 9)],
+        coerce=int,
+        initial=2,
+        label="Players",
+        widget=forms.Select(attrs={"data-ranges": json.dumps(SEAT_RANGES)}),
     )
     advanced = forms.BooleanField(
-        required=False, label="Advanced mode (2–4 players, two robots each)"
+        required=False, label="Advanced mode (2–4 players, two robots each)", label_suffix=""
     )
     target = forms.TypedChoiceField(
         choices=[(t, f"{t} points") for t in TARGETS],
         coerce=int,
         initial=1000,
+        # Not sent for Out of Gears (the page disables Geared's settings): the default then.
+        required=False,
+        empty_value=1000,
         label="Target score",
     )
     turn_seconds = forms.TypedChoiceField(
@@ -38,7 +53,9 @@ class NewGameForm(forms.Form):
         label="Your robot",
         help_text="One robot, or two in advanced mode; leave empty for a random one.",
     )
-    public = forms.BooleanField(required=False, label="List in the lobby so anyone can join")
+    public = forms.BooleanField(
+        required=False, label="List in the lobby so anyone can join", label_suffix=""
+    )
 
     field_order = [
         "kind",
@@ -53,7 +70,20 @@ class NewGameForm(forms.Form):
     ]
 
     def clean(self):
+        """Each kind of game with its own settings only, and its own number of players."""
         data = super().clean()
+        kind = data.get("kind")
+        if kind == Kind.GEARED:
+            if data.get("advanced"):
+                self.add_error("advanced", "Only Out of Gears has an advanced mode.")
+            if data.get("robots"):
+                self.add_error("robots", "Robots are for Out of Gears; Geared has none.")
+        if kind in LIMITS and "seat_count" in data:
+            advanced = kind == Kind.OUTOFGEARS and data.get("advanced")
+            low, high = ADVANCED_LIMITS if advanced else LIMITS[kind]
+            if not low <= data["seat_count"] <= high:
+                name = "Out of Gears in advanced mode" if advanced else Kind(kind).label
+                self.add_error("seat_count", f"{name} is for {low} to {high} players.")
         if data.get("bots", 0) >= data.get("seat_count", 2):
             self.add_error("bots", "Leave at least one seat for a person: yours.")
         return data

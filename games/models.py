@@ -132,6 +132,9 @@ class Seat(models.Model):
     # The newest event (Geared) or turn story (Out of Gears) this player has been shown, so the
     # page can mark what is new since their last visit.
     seen_mark = models.PositiveIntegerField(default=0)
+    # When this player's open game page last checked for news (the live-update poll), written at
+    # most every WATCH_WRITE_EVERY seconds: a "your turn" e-mail is not sent to someone watching.
+    watched = models.DateTimeField(null=True, blank=True)
     replaced_user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         null=True,

@@ -46,7 +46,11 @@ def post_chat(user: User, game_id: int, text: str) -> ChatMessage:
     if any(ord(ch) < 32 and ch not in "\n\t" for ch in text):
         raise services.GameError("A message cannot contain control characters.")
     game = Game.objects.filter(pk=game_id).prefetch_related("seats").first()
-    if game is None or services.seat_of(game, user) is None:
+    if game is None:
+        raise services.NotFound("There is no such game.")
+    if services.seat_of(game, user) is None:
+        if services.former_seat_of(game, user) is not None:
+            raise services.Forbidden("You left this game: you can read its chat, not write in it.")
         raise services.NotFound("There is no such game.")
     _check_rate(user)
     with transaction.atomic():

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import smtplib
 import zoneinfo
+from datetime import timedelta
 from urllib.parse import urlsplit
 
 from django.conf import settings
@@ -154,6 +155,9 @@ TURN_KINDS = (Kind.YOUR_TURN, Kind.REMINDER, Kind.TURN_RESOLVED)
 # What a player who chose the daily digest gets in it instead (reminders and the end of a game
 # still come at once: they are about a deadline, and once per game).
 DIGESTED = (Kind.YOUR_TURN, Kind.TURN_RESOLVED)
+# What a player watching the game's page sees happen there instead (a reminder of a deadline
+# still goes: the page does not ring).
+WATCHED_KINDS = (Kind.YOUR_TURN, Kind.TURN_RESOLVED)
 
 
 def unwanted(note: Notification) -> str:
@@ -162,6 +166,8 @@ def unwanted(note: Notification) -> str:
         return "No longer wanted: the player turned it off or cannot be mailed."
     if note.user.email_digest and note.kind in DIGESTED:
         return "Left for the player's daily digest."
+    if note.kind in WATCHED_KINDS and is_watching(note.game_id, note.user_id):
+        return "Not needed: the player had the game open."
     late = note.attempts > 1 or note.created < timezone.now() - outbox.seconds("OUTBOX_MAIL_GRACE")
     if (
         late
@@ -171,6 +177,16 @@ def unwanted(note: Notification) -> str:
         # A retry after an outage: the turn it announces has passed, the player has moved on.
         return "No longer wanted: the turn it announced is over."
     return ""
+
+
+def is_watching(game_id: int, user_id: int, *, now=None) -> bool:
+    """Has this player's open page of the game checked for news within
+    GEARTABLE_WATCHING_SECONDS (games.services.note_watching)? Then they see the news there."""
+    window = settings.GEARTABLE_WATCHING_SECONDS
+    if not window:
+        return False
+    since = (now or timezone.now()) - timedelta(seconds=window)
+    return Seat.objects.filter(game_id=game_id, user_id=user_id, watched__gte=since).exists()
 
 
 def deliver(notification_id: int) -> bool:

@@ -10,13 +10,13 @@ from __future__ import annotations
 import logging
 import secrets
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
-from django.db.models import Case, F, Value, When
+from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 
 from accounts.models import EmailSuppression, User
@@ -69,6 +69,14 @@ def seat_of(game: Game, user: User | None) -> Seat | None:
     if user is None or not user.is_authenticated:
         return None
     return next((s for s in game.seats.all() if s.user_id == user.pk), None)
+
+
+def former_seat_of(game: Game, user: User | None) -> Seat | None:
+    """The seat this user played until a bot took it (they resigned, or missed too many
+    deadlines): it gives read access to the game (page, log, chat), never a move."""
+    if user is None or not user.is_authenticated:
+        return None
+    return next((s for s in game.seats.all() if s.replaced_user_id == user.pk), None)
 
 
 def check_can_play(user: User) -> None:
@@ -418,7 +426,12 @@ def submit_action(user: User, game_id: int, version: int | None, action: object)
     """A person's move (Geared) or program (Out of Gears), version-checked."""
     check_can_play(user)
     with transaction.atomic():
-        game, seat = _locked_with_seat(user, game_id, "There is no such game.")
+        game = locked_game(game_id)
+        seat = seat_of(game, user)
+        if seat is None:
+            if former_seat_of(game, user) is not None:
+                raise Forbidden("You left this game: a bot plays your seat now.")
+            raise NotFound("There is no such game.")
         _check_version(game, version)
         return _apply(game, seat, action, Move.Kind.ACTION)
 
@@ -635,6 +648,26 @@ def _queue_followups(
             and (mover is None or s.pk != mover.pk)
         ]
         notifications.queue(game, Note.YOUR_TURN, waiting, turn=turn)
+
+
+# --- who is watching ------------------------------------------------------------------------
+
+# The open page's check for news runs every 2 s: its mark is written at most this often, so
+# that watching costs one small UPDATE per player and 20 s, not one per check.
+WATCH_WRITE_EVERY = timedelta(seconds=20)
+
+
+def note_watching(seat_id: int, last: datetime | None, *, now: datetime | None = None) -> None:
+    """The player of this seat has the game's page open (its live check just ran); `last` is the
+    mark already stored. A conditional UPDATE: two checks at once write it once."""
+    now = now or timezone.now()
+    if last is not None and timezone.is_naive(last):  # SQLite's raw cursor: UTC, naive
+        last = timezone.make_aware(last, UTC)
+    if last is not None and now - last < WATCH_WRITE_EVERY:
+        return
+    Seat.objects.filter(pk=seat_id).filter(
+        Q(watched__isnull=True) | Q(watched__lt=now - WATCH_WRITE_EVERY)
+    ).update(watched=now)
 
 
 # --- deadlines, reminders, resigning ---------------------------------------------------------

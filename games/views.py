@@ -9,10 +9,12 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.auth.decorators import login_required
+from django.contrib.humanize.templatetags.humanize import ordinal
 from django.core.exceptions import RequestDataTooBig
 from django.core.paginator import Paginator
 from django.db import connection
 from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models.fields.json import KeyTransform
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -51,8 +53,9 @@ def _bad_request(request: HttpRequest, message: str) -> HttpResponse:
 
 
 def _visible_game(request: HttpRequest, game_id: int, *, token: str | None = None) -> Game:
-    """The game if this visitor may see it: seated players always; anyone for a public game or
-    with the join link; for everybody else a private game does not exist (404)."""
+    """The game if this visitor may see it: seated players always, and those who left it for a
+    bot (read only); anyone for a public game or with the join link; for everybody else a
+    private game does not exist (404)."""
     game = Game.objects.filter(pk=game_id).select_related("creator").prefetch_related(SEATS).first()
     if game is None:
         raise Http404("There is no such game.")
@@ -60,6 +63,8 @@ def _visible_game(request: HttpRequest, game_id: int, *, token: str | None = Non
         return game
     if game.imported and game.creator_id == request.user.pk:
         return game  # a game record the visitor imported
+    if services.former_seat_of(game, request.user) is not None:
+        return game
     if token and token == game.join_token:
         return game
     if request.user.is_authenticated and any(
@@ -112,7 +117,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
     """Games in play and waiting first, then the latest finished ones (all of them on their own
     paginated page): the page costs the same for a new player and for one with 500 games."""
     seats = list(
-        _my_seats(request.user).filter(game__status__in=[Status.OPEN, Status.ACTIVE])[
+        _with_scores(_my_seats(request.user)).filter(game__status__in=[Status.OPEN, Status.ACTIVE])[
             :MY_GAMES_IN_PLAY
         ]
     )
@@ -162,15 +167,37 @@ def _my_seats(user):
     )
 
 
+def _with_scores(seats):
+    """Only the few keys of each game's state that its scores need (engines.SCORE_KEYS)."""
+    keys = {key for kind_keys in engines.SCORE_KEYS.values() for key in kind_keys}
+    return seats.annotate(**{f"state_{key}": KeyTransform(key, "game__state") for key in keys})
+
+
 OTHERS = Seat.objects.select_related("user", "replaced_user")
 
 
 def _decorate(seats: list[Seat]) -> list[Seat]:
+    """What a row of "my games" says: who else plays, whose turn it is, the scores (in play) or
+    my place (finished), and how much happened since I last looked."""
     for seat in seats:
-        seat.others = [other.name for other in seat.game.seats.all() if other.pk != seat.pk]
-        seat.news = max(0, seat.game.version - seat.seen_version) if seat.seen_version else 0
-        if seat.game.status == Status.FINISHED:
+        game = seat.game
+        table = list(game.seats.all())
+        names = {s.seat_id: "You" if s.pk == seat.pk else s.name for s in table if s.position}
+        seat.others = [other.name for other in table if other.pk != seat.pk]
+        seat.news = max(0, game.version - seat.seen_version) if seat.seen_version else 0
+        if game.status == Status.ACTIVE:
+            seat.turn_names = [names[s.seat_id] for s in table if s.to_act and s.position]
+            parts = {
+                key: getattr(seat, f"state_{key}", None) for key in engines.SCORE_KEYS[game.kind]
+            }
+            scores = engines.scores_now(game.kind, parts)
+            seat.scores = [
+                (names.get(sid, sid), points)
+                for sid, points in sorted(scores.items(), key=lambda item: -item[1])
+            ]
+        if game.status == Status.FINISHED:
             seat.outcome = _outcome(seat)
+            seat.standing = _standing(seat)
     return seats
 
 
@@ -192,6 +219,26 @@ def _outcome(seat: Seat) -> str:
     if seat.seat_id in winners:
         return "Won" if len(winners) == 1 else "Shared win"
     return "Lost"
+
+
+def _places(result: dict) -> tuple[list[str], dict[str, int]]:
+    """A finished game's seats in order, and each one's place (equal scores share a place)."""
+    scores = result.get("scores", {})
+    ranking = result.get("ranking") or sorted(scores, key=lambda s: -scores[s])
+    places = result.get("places") or {
+        sid: 1 + sum(scores[o] > scores[sid] for o in scores) for sid in ranking
+    }
+    return ranking, places
+
+
+def _standing(seat: Seat) -> str:
+    """ "2nd of 3 · 14 pts": my place at the end and my score."""
+    result = seat.game.result or {}
+    ranking, places = _places(result)
+    if seat.seat_id not in places:
+        return ""
+    points = result.get("scores", {}).get(seat.seat_id, 0)
+    return f"{ordinal(places[seat.seat_id])} of {len(ranking)} · {points} pts"
 
 
 # --- one game ------------------------------------------------------------------------------------
@@ -284,8 +331,13 @@ def _game_context(
         if seat is None and request.GET.get("token") == game.join_token
         else "",
     }
-    if seat is not None:
+    # A player who resigned (or was replaced) keeps reading the table and its chat, as a
+    # spectator sees it: their old hand is the bot's now.
+    former = None if seat is not None else services.former_seat_of(game, request.user)
+    context["former_seat"] = former
+    if seat is not None or former is not None:
         context["chat_messages"] = _chat_messages(game)
+        context["chat_read_only"] = seat is None
     if game.status == Status.FINISHED and game.result:
         context.update(_game_over_context(request, game, names, me))
     seen = seat.seen_mark if seat is not None and seat.seen_version else None
@@ -302,10 +354,7 @@ def _game_over_context(request: HttpRequest, game: Game, names: dict, me) -> dic
     """The end of the game: final standings, and the ways on (replay, a rematch)."""
     result = game.result
     scores, winners = result.get("scores", {}), result.get("winners", [])
-    ranking = result.get("ranking") or sorted(scores, key=lambda s: -scores[s])
-    places = result.get("places") or {
-        sid: 1 + sum(scores[o] > scores[sid] for o in scores) for sid in ranking
-    }
+    ranking, places = _places(result)
     standings = [
         {
             "place": places.get(sid, i + 1),
@@ -569,10 +618,13 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     row = _poll_row(game_id, _session_user_id(request), request.GET.get("t", "-"))
     if row is None:
         raise Http404("There is no such game.")
-    version, status, chat_seq, open_to_all, seated, password, your_turn = row
+    version, status, chat_seq, open_to_all, seated, password, my_seat, watched, your_turn = row
     logged_in = bool(password) and _session_is_valid(request, password)
     if not open_to_all and not (seated and logged_in):
         raise Http404("There is no such game.")
+    # A player with the page in view is watching: no "your turn" e-mail (a hidden tab says h=1).
+    if my_seat and logged_in and status == Status.ACTIVE and request.GET.get("h") != "1":
+        services.note_watching(my_seat, watched)
     changed = []
     if version != seen:
         changed.append("game")
@@ -593,27 +645,32 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
 
 # The live-update check is the most frequent request of all (every open page, every 2 s): its
 # one query is written out once rather than compiled by the ORM on every call (about a quarter
-# of the check's CPU time). A primary-key lookup, and the seat lookup by its (game, user) index;
-# the session user's password hash comes along only if the account is active, so that the
-# session can be checked as the rest of the site checks it (django.contrib.auth.get_user),
-# without loading the user; and the number of games waiting for that user (the nav's badge), by
-# the seat's (user, to_act) index.
+# of the check's CPU time). A primary-key lookup, and the user's seat among the game's few
+# seats (their own, or the one they left to a bot: reading stays allowed); the session user's
+# password hash comes along only if the account is active, so that the session can be checked
+# as the rest of the site checks it (django.contrib.auth.get_user) without loading the user;
+# and the number of games waiting for that user (the nav's badge), by the seat's (user, to_act)
+# index.
 _POLL_SQL = f"""
     SELECT g.version, g.status, g.chat_seq, (g.public OR g.join_token = %s), s.id IS NOT NULL,
-        u.password,
+        u.password, CASE WHEN s.user_id = %s THEN s.id END, s.watched,
         (SELECT count(*) FROM {Seat._meta.db_table} t
             JOIN {Game._meta.db_table} tg ON tg.id = t.game_id
             WHERE t.user_id = u.id AND t.to_act AND tg.status = %s)
     FROM {Game._meta.db_table} g
-    LEFT JOIN {Seat._meta.db_table} s ON s.game_id = g.id AND s.user_id = %s
+    LEFT JOIN {Seat._meta.db_table} s
+        ON s.game_id = g.id AND (s.user_id = %s OR s.replaced_user_id = %s)
     LEFT JOIN {User._meta.db_table} u ON u.id = %s AND u.is_active
     WHERE g.id = %s
+    LIMIT 1
 """  # noqa: S608 - table names from the models; every value is a parameter
 
 
 def _poll_row(game_id: int, user_id: int, token: str) -> tuple | None:
     with connection.cursor() as cursor:
-        cursor.execute(_POLL_SQL, [token, Status.ACTIVE.value, user_id, user_id, game_id])
+        cursor.execute(
+            _POLL_SQL, [token, user_id, Status.ACTIVE.value, user_id, user_id, user_id, game_id]
+        )
         return cursor.fetchone()
 
 
@@ -795,7 +852,8 @@ def _chat_messages(game: Game) -> list[ChatMessage]:
 
 def _chat_response(request, game_id: int, *, error: str = "", notice: str = "", status=200):
     game = _visible_game(request, game_id)
-    if services.seat_of(game, request.user) is None:
+    seat = services.seat_of(game, request.user)
+    if seat is None and services.former_seat_of(game, request.user) is None:
         raise Http404("There is no such game.")
     if not request.htmx and request.method == "POST":
         if error:
@@ -808,6 +866,7 @@ def _chat_response(request, game_id: int, *, error: str = "", notice: str = "", 
         "chat_messages": _chat_messages(game),
         "chat_error": error,
         "chat_notice": notice,
+        "chat_read_only": seat is None,
     }
     return render(request, "games/chat.html#log", context, status=status)
 

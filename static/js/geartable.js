@@ -30,6 +30,8 @@
       const params = new URLSearchParams();
       params.set("v", game ? game.dataset.version : live.dataset.version);
       if (chat) params.set("c", chat.dataset.seq);
+      // A tab out of sight is not someone watching: their "your turn" e-mail still goes.
+      if (document.hidden) params.set("h", "1");
       const token = new URLSearchParams(window.location.search).get("token");
       if (token) params.set("t", token);
       fetch(live.dataset.pollUrl + "?" + params.toString(), { credentials: "same-origin" })
@@ -156,9 +158,48 @@
     if (xhr) showYourTurn(xhr.getResponseHeader("X-Your-Turn"));
   });
 
+  // The lobby's "new game" form: only the chosen game's own settings, and only the numbers of
+  // players it allows (data-ranges, from the server, which checks them again). A hidden
+  // fieldset is disabled too, so its values are not sent.
+  function newGameForm(form) {
+    const kind = form.elements.namedItem("kind");
+    const seats = form.elements.namedItem("seat_count");
+    const bots = form.elements.namedItem("bots");
+    const advanced = form.elements.namedItem("advanced");
+    if (!kind || !seats) return;
+    const ranges = JSON.parse(seats.dataset.ranges || "{}");
+
+    function limit(select, low, high) {
+      if (!select) return;
+      Array.prototype.forEach.call(select.options, function (option) {
+        const n = Number(option.value);
+        option.disabled = option.hidden = n < low || n > high;
+      });
+      const value = Number(select.value);
+      if (value < low || value > high) select.value = String(Math.min(Math.max(value, low), high));
+    }
+
+    function update() {
+      form.querySelectorAll("fieldset[data-kind]").forEach(function (fieldset) {
+        const mine = fieldset.dataset.kind === kind.value;
+        fieldset.hidden = !mine;
+        fieldset.disabled = !mine;
+      });
+      const isAdvanced = kind.value === "outofgears" && advanced && advanced.checked;
+      const range = ranges[isAdvanced ? "advanced" : kind.value] || [2, 8];
+      limit(seats, range[0], range[1]);
+      limit(bots, 0, Number(seats.value) - 1);
+    }
+
+    [kind, seats, advanced].forEach(function (el) { if (el) el.addEventListener("change", update); });
+    update();
+  }
+
   document.addEventListener("DOMContentLoaded", function () {
     syncActionCards(document);
     const live = document.getElementById("live");
     if (live) startLive(live);
+    const newGame = document.getElementById("new-game");
+    if (newGame) newGameForm(newGame);
   });
 })();

@@ -54,7 +54,13 @@ def test_it_creates_a_game_and_seats_the_creator(alice_client, alice):
     ("change", "message"),
     [
         ({"seat_count": 9}, "Select a valid choice"),
-        ({"seat_count": 7}, "This game is for 2 to 6 players."),
+        ({"seat_count": 7}, "Geared: Build Your Bike is for 2 to 6 players."),
+        ({"advanced": "on"}, "Only Out of Gears has an advanced mode."),
+        ({"robots": ["3"]}, "Robots are for Out of Gears; Geared has none."),
+        (
+            {"kind": "outofgears", "advanced": "on", "seat_count": 5},
+            "Out of Gears in advanced mode is for 2 to 4 players.",
+        ),
         ({"bots": 3}, "Leave at least one seat for a person: yours."),
         ({"bots": 5}, "Leave at least one seat for a person: yours."),
         ({"target": 301}, "Select a valid choice"),
@@ -67,6 +73,35 @@ def test_it_refuses_bad_values_with_form_errors_and_creates_nothing(alice_client
     assert message in text(response)
     assert 'class="errorlist' in text(response)
     assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("kind", "seats", "extra", "options"),
+    [
+        ("outofgears", 8, {}, {"advanced": False}),
+        ("outofgears", 4, {"advanced": "on"}, {"advanced": True}),
+        ("geared", 6, {"target": 500}, {"target": 500}),
+    ],
+)
+def test_each_kind_takes_its_own_settings_and_its_own_players(
+    alice_client, kind, seats, extra, options
+):
+    """What the page sends once its script has hidden (and disabled) the other kind's settings:
+    no target for Out of Gears, no advanced mode or robots for Geared."""
+    data = {k: v for k, v in GOOD.items() if k != "target"}
+    response = alice_client.post(
+        reverse("create_game"), {**data, "kind": kind, "seat_count": seats, **extra}
+    )
+    assert response.status_code == 302, text(response)
+    game = Game.objects.get()
+    assert (game.kind, game.seat_count, game.options) == (kind, seats, options)
+
+
+def test_the_lobby_tells_its_script_each_kinds_number_of_players(alice_client):
+    page = text(alice_client.get(reverse("lobby")))
+    assert 'data-ranges="{&quot;geared&quot;: [2, 6], &quot;outofgears&quot;: [2, 8], ' in page
+    assert '<fieldset class="subform" data-kind="geared">' in page
+    assert '<fieldset class="subform" data-kind="outofgears">' in page
 
 
 def test_a_visitor_cannot_create_a_game(client):

@@ -1,0 +1,78 @@
+"""Accessibility: axe-core (vendored from npm in tests/e2e/assets/, MPL-2.0, its licence header
+kept) run in Chromium on the main pages — the lobby, my games, both game pages mid-game, the log
+and the profile — at phone and desktop sizes and in the dark colour scheme: no critical and no
+serious violation, no console error and no CSP violation. Screenshots in
+test-artifacts/screenshots/."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+from playwright.sync_api import expect
+
+from tests.conftest import PASSWORD
+from tests.e2e.helpers import DESKTOP, PHONE, log_in
+from tests.e2e.test_screens_e2e import geared_mid_game, outofgears_mid_game
+from tests.web.helpers import advance, seat_to_act
+
+pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
+
+AXE = Path(__file__).resolve().parent / "assets" / "axe.min.js"
+SERIOUS = ("critical", "serious")
+
+
+def axe_problems(page) -> list[str]:
+    """The critical and serious violations axe finds on the page as it is, one line each.
+    axe is evaluated through the DevTools protocol: a <script> tag would break the page's CSP."""
+    if not page.evaluate("() => typeof window.axe === 'object'"):
+        page.evaluate(AXE.read_text(encoding="utf-8"))
+    violations = page.evaluate("async () => (await axe.run(document)).violations")
+    return [
+        f"{v['impact']}: {v['id']} ({v['help']}) at "
+        + "; ".join(" ".join(n["target"]) for n in v["nodes"][:5])
+        for v in violations
+        if v["impact"] in SERIOUS
+    ]
+
+
+def test_the_main_pages_have_no_serious_accessibility_problem(
+    live_server, new_page, problems, screenshot_dir, alice, bob, carol
+):
+    geared = geared_mid_game(alice, bob, carol)
+    if seat_to_act(geared).user_id != alice.pk:
+        geared = advance(geared, 1)  # her hand as she plays: tappable cards, choices
+    assert seat_to_act(geared).user_id == alice.pk
+    oog = outofgears_mid_game(alice, bob, carol)
+    pages = {
+        "lobby": reverse("lobby"),
+        "my-games": reverse("my_games"),
+        "geared": geared.get_absolute_url(),
+        "outofgears": oog.get_absolute_url(),
+        "log": reverse("game_log", args=[geared.pk]),
+        "log-outofgears": reverse("game_log", args=[oog.pk]),
+        "profile": reverse("profile"),
+    }
+    page = new_page("alice")
+    log_in(page, live_server, "alice", PASSWORD)
+    found = []
+    for scheme, size_name, size in (
+        ("light", "390", PHONE),
+        ("light", "1280", DESKTOP),
+        ("dark", "1280", DESKTOP),
+    ):
+        page.emulate_media(color_scheme=scheme)
+        page.set_viewport_size(size)
+        for name, url in pages.items():
+            page.goto(f"{live_server.url}{url}")
+            expect(page.locator("h1")).to_be_visible()
+            page.wait_for_load_state("networkidle")
+            if name == "geared":  # a card of her hand selected: its destinations light up
+                page.locator("#game .hand-card.tappable").first.click()
+                expect(page.locator("#game .hand-card[aria-pressed=true]")).to_have_count(1)
+            found += [f"{name}, {scheme}, {size_name} px: {p}" for p in axe_problems(page)]
+            shot = f"a11y-{name}-{size_name}{'-dark' if scheme == 'dark' else ''}.png"
+            page.screenshot(path=screenshot_dir / shot, full_page=True)
+    assert not found, "axe found:\n" + "\n".join(found)
+    problems.assert_none()
