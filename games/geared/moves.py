@@ -50,10 +50,9 @@ def _infos(wl: list, builds: list[dict]) -> list[tuple[int, int, bool, int | Non
     return out
 
 
-def _fits(infos: list, bit: int, wild: bool, level: int) -> list:
-    """The ids of the builds a part (type `bit`, at `level`) may join: G9, G12."""
-    if wild:
-        return [bid for bid, m, _, b_level in infos if not m & bit and b_level == level]
+def _fits(infos: list, bit: int, level: int) -> list:
+    """The ids of the builds a printed (not wild) part of type `bit` and `level` may join (G9,
+    G12). Wilds are matched inline where they are listed (_plays, _steals)."""
     return [
         bid for bid, m, b_wild, b_level in infos if not m & bit and (not b_wild or b_level == level)
     ]
@@ -196,7 +195,7 @@ def _plays(parts: list[int], infos: list, acts: list[dict]) -> None:
                 row[lv] = [bid for bid, m, _, b_level in infos if not m & bit and b_level == lv]
         else:
             lv = LEVEL[c]
-            row[lv] = _fits(infos, bit, False, lv)
+            row[lv] = _fits(infos, bit, lv)
         cands[c] = row
     # One card.
     for c in parts:
@@ -336,7 +335,7 @@ def _steals(state: dict, seat: str, sc: int, infos: list, acts: list[dict]) -> N
                     key = _SIG[t]
                     targets = fits.get(key)
                     if targets is None:
-                        targets = fits[key] = _fits(infos, bit, False, LEVEL[t])
+                        targets = fits[key] = _fits(infos, bit, LEVEL[t])
                     acts += [
                         {"type": "steal", "card": sc, "target": t, "to": bid} for bid in targets
                     ]
