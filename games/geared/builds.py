@@ -11,25 +11,6 @@ from games.geared.cards import IS_WILD, PART, PART_NAMES, TYPE_BIT, part_value, 
 Entries = list[tuple[int, int]]
 
 
-def entries_ok(entries: Entries) -> bool:
-    """G9 and G12: one part per type; with a wild, every part at one level."""
-    mask = 0
-    wild = False
-    for c, _ in entries:
-        bit = TYPE_BIT[c]
-        if mask & bit:
-            return False
-        mask |= bit
-        if IS_WILD[c]:
-            wild = True
-    if wild:
-        level = entries[0][1]
-        for _, lv in entries:
-            if lv != level:
-                return False
-    return True
-
-
 def common_level(entries: Entries) -> int | None:
     """The level shared by every entry, or None when they differ (or there are none)."""
     if not entries:

@@ -431,8 +431,23 @@ def _discard_action_card(s: dict, seat: str, cid: int) -> None:
 
 
 def _do_play(s: dict, seat: str, a: dict) -> None:
-    """G5 (a), (b): one to three parts of one level, into existing or new builds."""
+    """G5 (a), (b): one to three parts of one level, into existing or new builds; then G10
+    completions, G18 and the G7 draw."""
     _fields(a, ("type", "cards", "builds"), ("level",))
+    cards = a["cards"]
+    level, has_wild = _play_level(s, seat, a)
+    groups = _play_groups(s, seat, cards, a["builds"], level)
+    touched = _place_play(s, seat, groups, level, has_wild)
+    for build in touched:
+        _complete_if_full(s, seat, build)
+    if not _reached_target(s, seat):
+        _end_turn(s, seat, len(cards))
+
+
+def _play_level(s: dict, seat: str, a: dict) -> tuple[int, bool]:
+    """G5 (b), G12: the cards are one to three distinct Parts cards in the hand, of one level;
+    returns (that level, whether a wild is played): a wild's level is given, and equals the
+    printed parts' level."""
     cards, dests = a["cards"], a["builds"]
     if not isinstance(cards, list) or not 1 <= len(cards) <= 3:
         raise IllegalMove("A play is a list of one to three Parts cards.")
@@ -458,21 +473,27 @@ def _do_play(s: dict, seat: str, a: dict) -> None:
             printed.add(LEVEL[c])
     if len(printed) > 1:
         raise IllegalMove("Parts played together must all be of the same level.")
-    if has_wild:
-        if "level" not in a:
-            raise IllegalMove("Say which level the wild takes.")
-        level = _level(a["level"])
-        if printed and level not in printed:
-            raise IllegalMove(
-                f"A wild played with Level {min(printed)} parts takes Level {min(printed)}."
-            )
-    else:
+    if not has_wild:
         if "level" in a:
             raise IllegalMove("A level is given only when a wild is played.")
-        level = printed.pop()
-    # Group the cards by destination, new builds in order of first appearance.
+        return printed.pop(), False
+    if "level" not in a:
+        raise IllegalMove("Say which level the wild takes.")
+    level = _level(a["level"])
+    if printed and level not in printed:
+        raise IllegalMove(
+            f"A wild played with Level {min(printed)} parts takes Level {min(printed)}."
+        )
+    return level, True
+
+
+def _play_groups(
+    s: dict, seat: str, cards: list[int], dests: list, level: int
+) -> dict[object, list[int]]:
+    """The cards by destination (an own build id, or a new build's label in order of first
+    appearance), each group checked against its build (G9, G12)."""
     groups: dict[object, list[int]] = {}
-    for c, dest in sorted(zip(cards, dests, strict=False)):  # lengths checked above
+    for c, dest in sorted(zip(cards, dests, strict=True)):
         if isinstance(dest, str):
             if dest not in NEW_LABELS:
                 raise IllegalMove('A new build is named "new1", "new2" or "new3".')
@@ -483,7 +504,13 @@ def _do_play(s: dict, seat: str, a: dict) -> None:
     for key, group in groups.items():
         existing = [] if isinstance(key, str) else _own_build(s, seat, key)["cards"]
         _check_placement(s, existing, [(c, level) for c in group])
-    # The play (G5), then completions (G10).
+    return groups
+
+
+def _place_play(
+    s: dict, seat: str, groups: dict[object, list[int]], level: int, has_wild: bool
+) -> list[dict]:
+    """G5: the checked play from hand to builds, and its event; returns the builds it touched."""
     _w_builds(s, seat)
     hand = _w_seat(s, "hands", seat)
     placed: dict[int, int] = {}
@@ -507,10 +534,7 @@ def _do_play(s: dict, seat: str, a: dict) -> None:
             "level": level if has_wild else None,
         }
     )
-    for build in touched:
-        _complete_if_full(s, seat, build)
-    if not _reached_target(s, seat):
-        _end_turn(s, seat, len(cards))
+    return touched
 
 
 def _do_rearrange(s: dict, seat: str, a: dict) -> None:

@@ -50,10 +50,9 @@ def _infos(wl: list, builds: list[dict]) -> list[tuple[int, int, bool, int | Non
     return out
 
 
-def _fits(infos: list, bit: int, wild: bool, level: int) -> list:
-    """The ids of the builds a part (type `bit`, at `level`) may join: G9, G12."""
-    if wild:
-        return [bid for bid, m, _, b_level in infos if not m & bit and b_level == level]
+def _fits(infos: list, bit: int, level: int) -> list:
+    """The ids of the builds a printed (not wild) part of type `bit` and `level` may join (G9,
+    G12). Wilds are matched inline where they are listed (_plays, _steals)."""
     return [
         bid for bid, m, b_wild, b_level in infos if not m & bit and (not b_wild or b_level == level)
     ]
@@ -185,8 +184,17 @@ def _plays(parts: list[int], infos: list, acts: list[dict]) -> None:
     (existing builds in order, then a new build), new builds labelled in order of first
     appearance (every labelling, as restricted growth strings), never two parts of one type in
     one build. A wild's level is added to the dicts afterwards (the last key either way)."""
-    append = acts.append
-    # The builds each card may join at each level it can take (index: level), by id.
+    cands = _candidates(parts, infos)
+    _plays_of_one(parts, cands, acts)
+    if len(parts) >= 2:
+        _plays_of_two(parts, cands, acts)
+    if len(parts) >= 3:
+        _plays_of_three(parts, cands, acts)
+
+
+def _candidates(parts: list[int], infos: list) -> dict[int, list]:
+    """For each card, the ids of the builds it may join at each level it can take (a row
+    indexed by level; None at the levels it cannot take)."""
     cands: dict[int, list] = {}
     for c in parts:
         bit = TYPE_BIT[c]
@@ -196,9 +204,14 @@ def _plays(parts: list[int], infos: list, acts: list[dict]) -> None:
                 row[lv] = [bid for bid, m, _, b_level in infos if not m & bit and b_level == lv]
         else:
             lv = LEVEL[c]
-            row[lv] = _fits(infos, bit, False, lv)
+            row[lv] = _fits(infos, bit, lv)
         cands[c] = row
-    # One card.
+    return cands
+
+
+def _plays_of_one(parts: list[int], cands: dict[int, list], acts: list[dict]) -> None:
+    """G5 (a): each card into each build it fits, then into a new build."""
+    append = acts.append
     for c in parts:
         row = cands[c]
         if IS_WILD[c]:
@@ -210,10 +223,12 @@ def _plays(parts: list[int], infos: list, acts: list[dict]) -> None:
         else:
             acts += [{"type": "play", "cards": [c], "builds": [d]} for d in row[LEVEL[c]]]
             append({"type": "play", "cards": [c], "builds": ["new1"]})
-    if len(parts) < 2:
-        return
+
+
+def _plays_of_two(parts: list[int], cands: dict[int, list], acts: list[dict]) -> None:
+    """G5 (b) with two cards of one level; two of one type never share a build."""
+    append = acts.append
     sig = _SIG
-    # Two cards.
     for c0, c1 in combinations(parts, 2):
         info = _PAIRS[sig[c0] * 24 + sig[c1]]
         if info is None:
@@ -238,9 +253,12 @@ def _plays(parts: list[int], infos: list, acts: list[dict]) -> None:
             if wild:
                 for i in range(start, len(acts)):
                     acts[i]["level"] = lv
-    if len(parts) < 3:
-        return
-    # Three cards; None stands for a new build while choosing.
+
+
+def _plays_of_three(parts: list[int], cands: dict[int, list], acts: list[dict]) -> None:
+    """G5 (b) with three cards of one level; None stands for a new build while choosing."""
+    append = acts.append
+    sig = _SIG
     labels = _LABELS
     for c0, c1, c2 in combinations(parts, 3):
         info = _TRIPLES[sig[c0] * 576 + sig[c1] * 24 + sig[c2]]
@@ -336,7 +354,7 @@ def _steals(state: dict, seat: str, sc: int, infos: list, acts: list[dict]) -> N
                     key = _SIG[t]
                     targets = fits.get(key)
                     if targets is None:
-                        targets = fits[key] = _fits(infos, bit, False, LEVEL[t])
+                        targets = fits[key] = _fits(infos, bit, LEVEL[t])
                     acts += [
                         {"type": "steal", "card": sc, "target": t, "to": bid} for bid in targets
                     ]

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 from .common import ACTIONS, ATTACK, HARVEST, TRAP, IllegalMove, robot_name
 
 _ACTION_KEYS = {"type", "programs"}
@@ -14,33 +16,42 @@ def all_programmed(state: dict) -> bool:
 
 
 def legal_actions(state: dict, seat: str) -> list[dict]:
-    """Every program ``seat`` may submit now; [] when over, every program is in, or not a seat."""
+    """Every program ``seat`` may submit now; [] when over, every program is in, or not a seat.
+
+    The list is new on every call, but the programs in it are shared between calls, seats and
+    games (see _programs): callers read them, as they read states, and never change them."""
     if state["over"] or seat not in state["seat_robots"] or all_programmed(state):
         return []
-    numbers = state["in_play"]
-    robots = state["seat_robots"][seat]
+    return list(_programs(tuple(state["seat_robots"][seat]), tuple(state["in_play"])))
+
+
+@lru_cache(maxsize=256)
+def _programs(robots: tuple[int, ...], numbers: tuple[int, ...]) -> tuple[dict, ...]:
+    """Every program of a seat with these robots when these robots are in play (O6, O17).
+
+    They depend on nothing else and never change during a game, so they are built once: an
+    advanced seat has 6 x n x n of them (384 at four players), and listing them anew for every
+    seat of every turn cost more than resolving the turn. The entries ({robot, action, number})
+    are shared between the programs that hold them, which keeps a cached advanced listing near
+    100 kB."""
+    entries = {
+        r: {(a, n): {"robot": r, "action": a, "number": n} for a in ACTIONS for n in numbers}
+        for r in robots
+    }
     if len(robots) == 1:
-        r = robots[0]
-        return [
-            {"type": "program", "programs": [{"robot": r, "action": a, "number": n}]}
-            for a in ACTIONS
-            for n in numbers
-        ]
-    r1, r2 = robots
-    return [
-        {
-            "type": "program",
-            "programs": [
-                {"robot": r1, "action": a1, "number": n1},
-                {"robot": r2, "action": a2, "number": n2},
-            ],
-        }
+        mine = entries[robots[0]]
+        return tuple(
+            {"type": "program", "programs": [mine[a, n]]} for a in ACTIONS for n in numbers
+        )
+    first, second = entries[robots[0]], entries[robots[1]]
+    return tuple(
+        {"type": "program", "programs": [first[a1, n1], second[a2, n2]]}
         for a1 in ACTIONS
         for a2 in ACTIONS
         if a1 != a2
         for n1 in numbers
         for n2 in numbers
-    ]
+    )
 
 
 def _is_int(value: object) -> bool:
