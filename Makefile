@@ -8,7 +8,7 @@ export PIP_DISABLE_PIP_VERSION_CHECK := 1
 TEST_ENV := DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/geartable} \
 	CELERY_TEST_BROKER_URL=$${CELERY_TEST_BROKER_URL:-redis://127.0.0.1:6379/0}
 
-.PHONY: run test lint format worker beat bench-engines bench-web deep-test e2e-deps python-check services-check clean
+.PHONY: run test lint format worker beat bench-engines bench-web bench-cpu deep-test e2e-deps python-check services-check clean
 
 python-check:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null || { \
@@ -60,6 +60,10 @@ bench-engines: $(VENV)/.dev
 
 # The whole stack under load (gunicorn, PostgreSQL, a Celery worker on Redis, wrk): several
 # minutes; its own database geartable_bench. Figures in docs/benchmarks.md. Needs wrk (apt).
+# CPU ms per request in-process (Django's test client): steady on a busy machine.
+bench-cpu: $(VENV)/.dev
+	$(PY) bench/web_cpu.py $(BENCH_ARGS)
+
 bench-web: $(VENV)/.dev
 	@command -v wrk >/dev/null || { echo "wrk is missing: apt-get install -y wrk"; exit 1; }
 	$(PY) bench/web_bench.py $(BENCH_ARGS)

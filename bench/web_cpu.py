@@ -1,0 +1,231 @@
+"""CPU milliseconds per request, in-process: each endpoint through Django's test client, timed
+with time.process_time (this process's CPU only: Python, Django, templates, the database
+driver; not PostgreSQL's own work). Steady where a load test on a shared 2-core machine is
+not, so it is the figure to compare before and after a change (issue 16).
+
+Run: make bench-cpu   (= .venv/bin/python bench/web_cpu.py [--requests N] [--repeats R])
+
+Seeds its own database `geartable_cpu` (dropped and created) with bench/web_seed.py: 60 users
+with sessions, 60 Geared 2-player and 60 Out of Gears 3-player games in play after random
+play, 40 finished games per kind for "my games", 60 open tables. DEBUG off, cache on Redis
+(db 12), Celery queued to Redis (db 13, flushed: tasks are not run here). Prints a Markdown
+table: median CPU ms per request and its ratio to /healthz/ (what a request costs at least).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DB_NAME = "geartable_cpu"
+PG = "postgres://postgres@127.0.0.1:5432"
+ENV = {
+    "DATABASE_URL": f"{PG}/{DB_NAME}",
+    "DEBUG": "false",
+    "SECRET_KEY": "bench-cpu-not-secret-" + "x" * 40,
+    "ALLOWED_HOSTS": "testserver,127.0.0.1",
+    "SITE_URL": "http://testserver",
+    "SECURE_SSL_REDIRECT": "false",
+    "SESSION_COOKIE_SECURE": "false",
+    "CSRF_COOKIE_SECURE": "false",
+    "SECURE_HSTS_SECONDS": "0",
+    "CACHE_URL": "redis://127.0.0.1:6379/12",
+    "CELERY_BROKER_URL": "redis://127.0.0.1:6379/13",
+    "LOG_LEVEL": "ERROR",
+}
+LABELS = {
+    "healthz": "bare view /healthz/",
+    "poll": "live-update check (204)",
+    "geared_page": "Geared game page",
+    "oog_page": "Out of Gears game page",
+    "my_games": "my games",
+    "lobby": "lobby",
+    "geared_move": "Geared move POST (htmx)",
+    "oog_program": "Out of Gears program POST (htmx)",
+}
+
+
+def create_database() -> None:
+    import psycopg
+
+    with psycopg.connect(f"{PG}/postgres", autocommit=True) as conn:
+        conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", [DB_NAME]
+        )
+        conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME}")
+        conn.execute(f"CREATE DATABASE {DB_NAME}")
+    env = {**os.environ, **ENV}
+    for cmd in (["migrate", "--noinput", "-v", "0"], ["collectstatic", "--noinput", "-v", "0"]):
+        subprocess.run([sys.executable, "manage.py", *cmd], cwd=ROOT, env=env, check=True)
+
+
+def seed() -> dict:
+    from django.db import connection
+
+    from bench import web_seed as S
+    from games.models import Game, Seat, Status
+
+    rng = random.Random(42)
+    users = S.make_users(0, 60)
+    cookies = {u.pk: S.session_cookie(u) for u in users}
+    ids = {
+        "geared": S.make_games("geared", S.pick_players(rng, users, 60, 2), seed=1, played=True),
+        "outofgears": S.make_games(
+            "outofgears", S.pick_players(rng, users, 60, 3), seed=11, played=True
+        ),
+    }
+    for kind, seats in (("geared", 2), ("outofgears", 3)):
+        S.make_games(
+            kind,
+            S.pick_players(rng, users, 40, seats),
+            status=Status.FINISHED,
+            seed=5,
+            played=True,
+        )
+    S.fill_finished_states(rng)
+    S.make_games("geared", S.pick_players(rng, users, 60, 1), status=Status.OPEN, public=True)
+    with connection.cursor() as cur:
+        cur.execute("ANALYZE")
+    seats = {}
+    for gid, pos, uid in Seat.objects.filter(
+        game__status=Status.ACTIVE, user__isnull=False
+    ).values_list("game_id", "position", "user_id"):
+        seats.setdefault(gid, {})[str(pos)] = cookies[uid]
+    versions = dict(Game.objects.values_list("pk", "version"))
+    return {
+        "users": [cookies[u.pk] for u in users],
+        "games": {k: [(i, seats[i], versions[i]) for i in v] for k, v in ids.items()},
+    }
+
+
+def client_for(cookie: str):
+    from django.test import Client
+
+    client = Client()
+    client.cookies["sessionid"] = cookie
+    client.get("/healthz/")
+    return client
+
+
+def time_gets(plan: list[tuple[object, str]], n: int, expect: int) -> float:
+    """CPU ms per request over n requests spread over the plan's (client, path) pairs."""
+    start = time.process_time()
+    for i in range(n):
+        client, path = plan[i % len(plan)]
+        status = client.get(path).status_code
+        if status != expect:
+            raise RuntimeError(f"GET {path} answered {status}, not {expect}")
+    return 1000 * (time.process_time() - start) / n
+
+
+def time_posts(kind: str, world: dict, n: int, rng: random.Random) -> float:
+    """CPU ms per move/program POST as htmx sends it; the action is chosen (with the engine,
+    from the stored state) outside the timed part."""
+    from games import engines
+    from games.models import Game
+
+    eng = engines.engine(kind)
+    total, done = 0.0, 0
+    games = list(world["games"][kind])
+    rng.shuffle(games)
+    clients = {}
+    while done < n and games:
+        gid, cookies, _version = games[done % len(games)]
+        game = Game.objects.get(pk=gid)
+        if not game.is_active:
+            games.remove((gid, cookies, _version))
+            continue
+        to_act = sorted(engines.seats_to_act(kind, game.state))
+        if not to_act:
+            games.remove((gid, cookies, _version))  # an Out of Gears turn waiting to resolve
+            continue
+        seat = to_act[0]
+        action = rng.choice(eng.legal_actions(game.state, seat))
+        client = clients.setdefault(cookies[seat], client_for(cookies[seat]))
+        data = {"action": json.dumps(action), "version": str(game.version)}
+        start = time.process_time()
+        response = client.post(f"/games/{gid}/move/", data, HTTP_HX_REQUEST="true")
+        total += time.process_time() - start
+        if response.status_code != 200:
+            raise RuntimeError(f"POST move answered {response.status_code}")
+        done += 1
+    return 1000 * total / max(1, done)
+
+
+def measure(world: dict, args) -> dict[str, list[float]]:
+    rng = random.Random(1)
+    users = [client_for(c) for c in world["users"][:20]]
+    viewers = {}
+    for kind in ("geared", "outofgears"):
+        viewers[kind] = [
+            (client_for(cookie), f"/games/{gid}/", f"/games/{gid}/poll/?v={version}&c=0")
+            for gid, cookies, version in world["games"][kind][:20]
+            for cookie in list(cookies.values())[:1]
+        ]
+    plans = {
+        "healthz": ([(users[0], "/healthz/")], 200),
+        "poll": ([(c, poll) for k in viewers.values() for c, _p, poll in k], 204),
+        "geared_page": ([(c, page) for c, page, _ in viewers["geared"]], 200),
+        "oog_page": ([(c, page) for c, page, _ in viewers["outofgears"]], 200),
+        "my_games": ([(c, "/games/") for c in users], 200),
+        "lobby": ([(c, "/lobby/") for c in users], 200),
+    }
+    results: dict[str, list[float]] = {name: [] for name in [*plans, "geared_move", "oog_program"]}
+    for name, (plan, expect) in plans.items():
+        time_gets(plan, min(args.requests, 50), expect)  # warm-up: caches, connections
+    for _ in range(args.repeats):
+        for name, (plan, expect) in plans.items():
+            results[name].append(time_gets(plan, args.requests, expect))
+        results["geared_move"].append(time_posts("geared", world, args.posts, rng))
+        results["oog_program"].append(time_posts("outofgears", world, args.posts, rng))
+    return results
+
+
+def report(results: dict[str, list[float]]) -> str:
+    base = statistics.median(results["healthz"])
+    lines = [
+        "| endpoint | CPU ms per request (median) | /healthz/ ÷ endpoint |",
+        "| --- | ---: | ---: |",
+    ]
+    for name, values in results.items():
+        ms = statistics.median(values)
+        lines.append(f"| {LABELS[name]} | {ms:.2f} | {100 * base / ms:.0f}% |")
+    return "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--requests", type=int, default=300, help="GETs per endpoint per repeat")
+    parser.add_argument("--posts", type=int, default=60, help="POSTs per kind per repeat")
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    print(f"creating and seeding {DB_NAME}…", file=sys.stderr)
+    create_database()
+    os.environ.update(ENV)
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    sys.path.insert(0, str(ROOT))
+    import django
+
+    django.setup()
+    import redis
+
+    world = seed()
+    print("measuring…", file=sys.stderr)
+    try:
+        results = measure(world, args)
+    finally:
+        redis.Redis.from_url(ENV["CELERY_BROKER_URL"]).flushdb()
+    print(report(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
