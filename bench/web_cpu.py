@@ -180,7 +180,7 @@ def measure(world: dict, args) -> dict[str, list[float]]:
         "lobby": ([(c, "/lobby/") for c in users], 200),
     }
     results: dict[str, list[float]] = {name: [] for name in [*plans, "geared_move", "oog_program"]}
-    for name, (plan, expect) in plans.items():
+    for plan, expect in plans.values():
         time_gets(plan, min(args.requests, 50), expect)  # warm-up: caches, connections
     for _ in range(args.repeats):
         for name, (plan, expect) in plans.items():
