@@ -35,8 +35,10 @@ def test_a_geared_row_names_the_game_whose_turn_and_the_scores(alice, bob):
 
     assert f"Geared: Build Your Bike #{game.pk}" in row
     assert ("Your turn" if to_play == alice else "Waiting for Bob") in row
-    order = sorted([("You", scores[mine]), ("Bob", scores[theirs])], key=lambda x: -x[1])
-    assert " · ".join(f"{n} {p}" for n, p in order) + " (to 1000)" in row
+    # Best first; equal scores in seat order, as the page lists them.
+    rows = [("You", scores[mine], int(mine)), ("Bob", scores[theirs], int(theirs))]
+    order = sorted(rows, key=lambda x: (-x[1], x[2]))
+    assert " · ".join(f"{n} {p}" for n, p, _ in order) + " (to 1000)" in row
 
 
 def test_an_out_of_gears_row_names_who_has_not_programmed_and_the_scores(alice, bob, carol):
