@@ -24,7 +24,7 @@ from accounts.models import EmailSuppression, User
 from games import effects, engines, notifications, ratings
 from games.errors import Conflict, Forbidden, GameError, NotFound
 from games.interface import IllegalMove
-from games.models import BotKind, Game, Invitation, Move, Seat, Status, seat_names
+from games.models import TURN_TIMES, BotKind, Game, Invitation, Move, Seat, Status, seat_names
 from games.pages import page
 
 log = logging.getLogger(__name__)
@@ -93,7 +93,7 @@ def create_game(creator: User, spec: NewGame) -> Game:
         raise GameError("Leave at least one seat for a person: yours.")
     if any(b not in BotKind.values for b in spec.bots):
         raise GameError("Unknown bot.")
-    if spec.turn_seconds not in {0, 12 * 3600, 86400, 3 * 86400}:
+    if spec.turn_seconds not in {seconds for seconds, _label in TURN_TIMES}:
         raise GameError("Choose a time per turn from the list.")
     with transaction.atomic():
         _lock_user(creator)  # two quick clicks must not both pass the limit below
@@ -669,7 +669,7 @@ def expire_turn(game_id: int, turn: int, *, now=None) -> bool:
                 seat.missed_deadlines += 1
                 Seat.objects.filter(pk=seat.pk).update(missed_deadlines=seat.missed_deadlines)
                 if seat.missed_deadlines >= game.options.get("replace_after", 3):
-                    _replace_with_bot(game, seat, missed=True)
+                    replace_with_bot(game, seat, missed=True)
     return True
 
 
@@ -680,11 +680,13 @@ def resign(user: User, game_id: int) -> Game:
         game, seat = _locked_with_seat(user, game_id, "There is no such game.")
         if game.status != Status.ACTIVE:
             raise Conflict("Only a game in play can be resigned from.")
-        _replace_with_bot(game, seat, missed=False)
+        replace_with_bot(game, seat, missed=False)
     return game
 
 
-def _replace_with_bot(game: Game, seat: Seat, *, missed: bool) -> None:
+def replace_with_bot(game: Game, seat: Seat, *, missed: bool) -> None:
+    """A greedy bot takes the seat (of the locked, active game) and the game goes on; the
+    others are told, and the player too if they `missed` their deadlines."""
     user = seat.user
     seat.bot, seat.replaced_user, seat.user = "greedy", user, None
     seat.save(update_fields=["bot", "replaced_user", "user"])
@@ -735,7 +737,7 @@ def due_deadlines(now=None) -> tuple[list[tuple[int, int]], list[tuple[int, int]
     # The reminder is due once 80% of the turn's time is gone: deadline - 20% of it <= now.
     # turn_seconds takes three values, so one indexed range query per value.
     to_remind: list[tuple[int, int]] = []
-    for seconds in (12 * 3600, 86400, 3 * 86400):
+    for seconds in [seconds for seconds, _label in TURN_TIMES if seconds]:
         to_remind += list(
             active.filter(
                 turn_seconds=seconds,
