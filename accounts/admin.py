@@ -14,6 +14,8 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from accounts.models import EmailSuppression, User
+from games import moderation, services
+from games.models import Report
 
 
 class NewThisWeekFilter(admin.SimpleListFilter):
@@ -102,7 +104,6 @@ class UserAdmin(BaseUserAdmin):
 
     @admin.display(description="reports about them")
     def reports_about(self, user: User) -> str:
-        from games.models import Report
 
         return self._reports(Report.objects.filter(message__author=user).select_related("reporter"))
 
@@ -140,7 +141,6 @@ class UserAdmin(BaseUserAdmin):
         return self._moderate(request, user_id, LiftForm, "Lift the suspension")
 
     def _moderate(self, request, user_id: int, form_class, title: str):
-        from games import moderation, services
 
         target = get_object_or_404(User, pk=user_id)
         if not self.has_change_permission(request, target):

@@ -7,6 +7,9 @@ import unicodedata
 
 from django.core.exceptions import ValidationError
 
+from accounts.models import User
+from games.models import BotKind
+
 NAME_MAX_LENGTH = 30
 # Words the pages and e-mails use for someone else: a player called so would pass for them.
 RESERVED = {"you", "empty seat"}
@@ -23,7 +26,6 @@ def _key(name: str) -> str:
 
 
 def _is_bot_name(key: str) -> bool:
-    from games.models import BotKind
 
     labels = "|".join(re.escape(label.casefold()) for label in BotKind.labels)
     return re.fullmatch(rf"(?:{labels})(?: ?\d+)?|bot(?: ?\d+)?", key) is not None
@@ -31,7 +33,6 @@ def _is_bot_name(key: str) -> bool:
 
 def check_name(name: str, *, user=None, field: str = "display name") -> str:
     """The tidied name, or ValidationError with a sentence. `user`: the owner (may be unsaved)."""
-    from accounts.models import User
 
     name = tidy(name)
     if len(name) > NAME_MAX_LENGTH:

@@ -9,6 +9,7 @@ from django.views.decorators.http import require_http_methods
 from accounts.forms import ProfileForm
 from accounts.middleware import remember_time_zone
 from accounts.models import User
+from games.notifications import read_unsubscribe_token
 
 
 @login_required
@@ -34,7 +35,6 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     """The signed link of an e-mail, no log-in: GET asks with one button (mail scanners follow
     links, and must not unsubscribe anyone); POST, from that button or a mail client's
     one-click (List-Unsubscribe-Post), turns that kind of e-mail off."""
-    from games.notifications import read_unsubscribe_token
 
     try:
         mail_key, preference = read_unsubscribe_token(token)

@@ -5,6 +5,8 @@ import functools
 from django.http import HttpRequest
 from django.templatetags.static import static
 
+from games.models import Seat, Status
+
 
 @functools.cache
 def _icons_url() -> str:
@@ -14,7 +16,6 @@ def _icons_url() -> str:
 def your_turn_count(user) -> int:
     """How many games wait for this player: the nav's "Your turn · N" (the live-update check
     counts the same in its own SQL, games.views._POLL_SQL)."""
-    from games.models import Seat, Status
 
     return Seat.objects.filter(user=user, to_act=True, game__status=Status.ACTIVE).count()
 

@@ -1,40 +1,29 @@
-"""One door to both rules engines, so that services, views and tasks treat the games alike."""
+"""The registry of rules engines and their bots: the one door through which services, pages and
+tasks reach an engine, always as the `Engine` interface (games/interface.py). A third game adds
+one line here (and one in games/pages/__init__.py)."""
 
 from __future__ import annotations
 
 import random
-from types import ModuleType
 
 from games.geared import bots as geared_bots
 from games.geared import engine as geared
+from games.interface import Engine, IllegalMove
 from games.outofgears import bots as oog_bots
 from games.outofgears import engine as outofgears
-from games.outofgears.scoring import standings as oog_standings
 
-ENGINES: dict[str, ModuleType] = {"geared": geared, "outofgears": outofgears}
-# The rules' version per engine, written into game records (games/records.py): bump it when a
-# change makes an old record replay differently, so that such a record is refused, not misread.
-VERSIONS = {"geared": 1, "outofgears": 1}
+ENGINES: dict[str, Engine] = {"geared": geared, "outofgears": outofgears}
 BOTS = {"geared": geared_bots.BOTS, "outofgears": oog_bots.BOTS}
 
-# Both engines raise their own IllegalMove; the web layer catches either.
-IllegalMove = (geared.IllegalMove, outofgears.IllegalMove)
+# What records and lists read of every engine, by kind.
+VERSIONS = {kind: eng.VERSION for kind, eng in ENGINES.items()}
+SCORE_KEYS = {kind: eng.SCORE_KEYS for kind, eng in ENGINES.items()}
+
+__all__ = ["ENGINES", "Engine", "IllegalMove", "bot_action", "engine"]
 
 
-def engine(kind: str) -> ModuleType:
+def engine(kind: str) -> Engine:
     return ENGINES[kind]
-
-
-def seats_to_act(kind: str, state: dict) -> set[str]:
-    """The engine seats that must act now (Geared: one; Out of Gears: who has not programmed)."""
-    if state.get("over"):
-        return set()
-    if kind == "geared":
-        seat = geared.current_seat(state)
-        return {seat} if seat is not None else set()
-    if outofgears.all_programmed(state):
-        return set()
-    return {seat for seat in state["seats"] if seat not in state["programs"]}
 
 
 def bot_action(kind: str, bot: str, state: dict, seat: str, rng_seed: str) -> dict:
@@ -44,21 +33,17 @@ def bot_action(kind: str, bot: str, state: dict, seat: str, rng_seed: str) -> di
     return choose(eng.view(state, seat), eng.legal_actions(state, seat), random.Random(rng_seed))
 
 
+def seats_to_act(kind: str, state: dict) -> frozenset[str]:
+    return ENGINES[kind].to_act(state)
+
+
 def turn_number(kind: str, state: dict) -> int:
-    """A number that changes whenever a new turn begins (deadlines, reminders, e-mails)."""
-    return int(state["turn_number"] if kind == "geared" else state["turn"])
-
-
-# The few keys of a state that scores_now() reads: a list of games fetches only these, not the
-# whole state (a finished game's is 10-15 kB of events).
-SCORE_KEYS = {"geared": ("scores",), "outofgears": ("robots", "seats", "seat_robots")}
+    return ENGINES[kind].turn(state)
 
 
 def scores_now(kind: str, parts: dict) -> dict[str, int]:
-    """Each seat's points as the game stands (Out of Gears: if it ended now, O16-O17), from the
-    state's SCORE_KEYS[kind]; public information, as every player sees it on the table."""
+    """Each seat's points as the game stands, from the state's SCORE_KEYS only; {} if a key is
+    missing (a list of games fetches just these, not a finished game's 10-15 kB state)."""
     if any(parts.get(key) is None for key in SCORE_KEYS[kind]):
         return {}
-    if kind == "geared":
-        return dict(parts["scores"])
-    return oog_standings(parts)["scores"]
+    return ENGINES[kind].scores_now(parts)

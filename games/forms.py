@@ -4,13 +4,12 @@ from django import forms
 
 from games.models import TURN_TIMES, BotKind, Kind
 from games.outofgears.common import COLOURS
-from games.services import ADVANCED_LIMITS, LIMITS, TARGETS, NewGame
+from games.pages import PAGES, page
+from games.pages.geared import TARGETS
+from games.services import NewGame
 
-# Players per kind of game, for the page's script (it offers only these) and for clean().
-SEAT_RANGES = {
-    **{kind: list(limits) for kind, limits in LIMITS.items()},
-    "advanced": list(ADVANCED_LIMITS),
-}
+# Players per kind of game (and mode), for the page's script: it offers only these.
+SEAT_RANGES = {key: seats for p in PAGES.values() for key, seats in p.seat_ranges().items()}
 
 
 class NewGameForm(forms.Form):
@@ -72,18 +71,9 @@ class NewGameForm(forms.Form):
     def clean(self):
         """Each kind of game with its own settings only, and its own number of players."""
         data = super().clean()
-        kind = data.get("kind")
-        if kind == Kind.GEARED:
-            if data.get("advanced"):
-                self.add_error("advanced", "Only Out of Gears has an advanced mode.")
-            if data.get("robots"):
-                self.add_error("robots", "Robots are for Out of Gears; Geared has none.")
-        if kind in LIMITS and "seat_count" in data:
-            advanced = kind == Kind.OUTOFGEARS and data.get("advanced")
-            low, high = ADVANCED_LIMITS if advanced else LIMITS[kind]
-            if not low <= data["seat_count"] <= high:
-                name = "Out of Gears in advanced mode" if advanced else Kind(kind).label
-                self.add_error("seat_count", f"{name} is for {low} to {high} players.")
+        if data.get("kind") in PAGES:
+            for field, error in page(data["kind"]).form_errors(data).items():
+                self.add_error(field, error)
         if data.get("bots", 0) >= data.get("seat_count", 2):
             self.add_error("bots", "Leave at least one seat for a person: yours.")
         return data
@@ -95,8 +85,6 @@ class NewGameForm(forms.Form):
             seat_count=d["seat_count"],
             public=d["public"],
             turn_seconds=d["turn_seconds"],
-            target=d["target"],
-            advanced=d["advanced"] and d["kind"] == Kind.OUTOFGEARS,
             bots=tuple([d["bot_kind"]] * d["bots"]),
-            robots=tuple(d["robots"]) if d["kind"] == Kind.OUTOFGEARS else (),
+            **page(d["kind"]).spec_fields(d),
         )

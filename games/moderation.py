@@ -128,7 +128,7 @@ def replace_seat(moderator: User, seat_id: int, reason: str) -> Seat:
         if seat.is_bot:
             raise services.Conflict("A bot already plays this seat.")
         user = seat.user
-        services._replace_with_bot(game, seat, missed=False)
+        services.replace_with_bot(game, seat, missed=False)
         _record(moderator, "replace seat with bot", reason, game=game, user=user)
     return seat
 

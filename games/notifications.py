@@ -22,9 +22,10 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.models import EmailSuppression
-from games import effects, engines, outbox
+from accounts.models import EmailSuppression, User
+from games import effects, outbox
 from games.models import Digest, Game, Invitation, Notification, Seat, Status, seat_names
+from games.pages import page
 
 log = logging.getLogger(__name__)
 
@@ -257,16 +258,9 @@ def _context(note: Notification) -> tuple[dict, dict]:
         headers["List-Unsubscribe"] = _OneLineHeader("List-Unsubscribe", f"<{unsubscribe}>")
         headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     seat_id = me.seat_id if me and me.position else None
-    if game.state and note.kind == Kind.YOUR_TURN and game.kind == "geared":
-        context["events"] = _geared_events_since_last_turn(game.state, seat_id, names)
-    if (
-        game.state
-        and note.kind in (Kind.TURN_RESOLVED, Kind.GAME_OVER)
-        and game.kind == "outofgears"
-    ):
-        context["story"] = _oog_story(
-            game.state, seat_id, note.turn - 1 if note.kind == Kind.TURN_RESOLVED else None, names
-        )
+    game_page = page(game.kind)
+    context.update(game_page.email_context(note.kind, game, seat_id, names, note.turn))
+    context["turn_noun"], context["missed"] = game_page.TURN_NOUN, game_page.MISSED
     if note.kind == Kind.GAME_OVER and game.result:
         context["result"] = _result_lines(game, names)
         context["won"] = seat_id in game.result.get("winners", [])
@@ -276,31 +270,6 @@ def _context(note: Notification) -> tuple[dict, dict]:
             replaced.replaced_user.name if replaced and replaced.replaced_user else "A player"
         )
     return context, headers
-
-
-def _geared_events_since_last_turn(state: dict, seat: str | None, names: dict) -> list[str]:
-    """What happened since this player's last turn, as they may see it (G19)."""
-    from games.geared.text import describe, with_build_numbers
-    from games.geared.views import view_event
-
-    events = state["events"]
-    start = 0
-    for i in range(len(events) - 1, -1, -1):
-        if events[i].get("seat") == seat and events[i]["type"] == "drew":
-            start = i + 1  # their last turn ends with their draw
-            break
-    shown = with_build_numbers(events[start:][-40:], events)
-    return [describe(view_event(e, seat), names, seat) for e in shown]
-
-
-def _oog_story(state: dict, seat: str | None, turn: int | None, names: dict) -> list[str]:
-    from games.outofgears.text import describe, robot_names
-
-    view = engines.engine("outofgears").view(state, seat)
-    robots = robot_names(view, names)
-    stories = view["story"]
-    story = next((s for s in stories if s["turn"] == turn), stories[-1] if stories else None)
-    return [describe(e, robots) for e in story["events"]] if story else []
 
 
 def _result_lines(game: Game, names: dict) -> list[str]:
@@ -363,7 +332,6 @@ def human_seats(game: Game, *, exclude: Seat | None = None) -> list[Seat]:
 
 def digest_candidates():
     """Players who chose the digest, may be mailed about turns, and have a game waiting."""
-    from accounts.models import User
 
     return User.objects.filter(
         email_digest=True,

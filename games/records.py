@@ -17,6 +17,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import engines, replay
+from games.interface import IllegalMove
 from games.models import BotKind, Game, Move, Seat, Status
 from games.services import LIMITS, GameError
 
@@ -152,7 +153,7 @@ def _replay_move(eng, state: dict, n: int, move: dict, seat_ids: list[str]) -> d
         raise RecordError(f"Move {n} comes after the end of the game.")
     try:
         if kind == Move.Kind.RESOLVE:
-            if not hasattr(eng, "resolve") or not eng.all_programmed(state):
+            if not eng.needs_resolution(state):
                 raise RecordError(f"Move {n} resolves a turn that is not complete.")
             return eng.resolve(state)
         if kind not in (Move.Kind.ACTION, Move.Kind.TIMEOUT):
@@ -162,7 +163,7 @@ def _replay_move(eng, state: dict, n: int, move: dict, seat_ids: list[str]) -> d
         if not isinstance(move.get("action"), dict):
             raise RecordError(f"Move {n} has no action.")
         return eng.apply(state, move["seat"], move["action"])
-    except engines.IllegalMove as exc:
+    except IllegalMove as exc:
         raise RecordError(f"Move {n} is not legal: {exc.message}") from None
     except RecordError:
         raise
@@ -187,7 +188,7 @@ def import_record(user: User, text: str | bytes) -> Game:
             result=eng.result(done.state),
             version=len(done.moves) + 1,
             move_count=len(done.moves),
-            turn=engines.turn_number(done.kind, done.state),
+            turn=eng.turn(done.state),
             creator=user,
             imported=True,
             started=now,

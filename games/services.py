@@ -8,6 +8,7 @@ client's version where there is one, calls the engine, appends to the move log, 
 from __future__ import annotations
 
 import logging
+import random
 import secrets
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
@@ -21,37 +22,17 @@ from django.utils import timezone
 
 from accounts.models import EmailSuppression, User
 from games import effects, engines, notifications, ratings
-from games.models import BotKind, Game, Invitation, Kind, Move, Seat, Status, seat_names
+from games.errors import Conflict, Forbidden, GameError, NotFound
+from games.interface import IllegalMove
+from games.models import TURN_TIMES, BotKind, Game, Invitation, Move, Seat, Status, seat_names
+from games.pages import page
 
 log = logging.getLogger(__name__)
 
-LIMITS = {Kind.GEARED: (2, 6), Kind.OUTOFGEARS: (2, 8)}
-ADVANCED_LIMITS = (2, 4)
-TARGETS = (300, 500, 1000, 1500, 2000)
+# The seat counts of each game with its default options (the lobby's form and records read it).
+LIMITS = {kind: eng.seat_range({}) for kind, eng in engines.ENGINES.items()}
 
-
-class GameError(Exception):
-    """A refusal with a sentence for a person and the HTTP status that fits it."""
-
-    status = 400
-
-    def __init__(self, message: str, status: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        if status is not None:
-            self.status = status
-
-
-class NotFound(GameError):
-    status = 404
-
-
-class Forbidden(GameError):
-    status = 403
-
-
-class Conflict(GameError):
-    status = 409
+__all__ = ["Conflict", "Forbidden", "GameError", "NewGame", "NotFound"]  # and the functions
 
 
 # --- reading -----------------------------------------------------------------------------------
@@ -102,26 +83,18 @@ class NewGame:
 
 def create_game(creator: User, spec: NewGame) -> Game:
     check_can_play(creator)
-    if spec.kind not in LIMITS:
+    if spec.kind not in engines.ENGINES:
         raise GameError("Choose Geared or Out of Gears.")
-    low, high = ADVANCED_LIMITS if spec.advanced else LIMITS[spec.kind]
-    if spec.advanced and spec.kind != Kind.OUTOFGEARS:
-        raise GameError("Only Out of Gears has an advanced mode.")
+    options = page(spec.kind).options(spec)  # the game's own settings, checked
+    low, high = engines.engine(spec.kind).seat_range(options)
     if not low <= spec.seat_count <= high:
         raise GameError(f"This game is for {low} to {high} players.")
     if len(spec.bots) >= spec.seat_count:
         raise GameError("Leave at least one seat for a person: yours.")
     if any(b not in BotKind.values for b in spec.bots):
         raise GameError("Unknown bot.")
-    if spec.turn_seconds not in {0, 12 * 3600, 86400, 3 * 86400}:
+    if spec.turn_seconds not in {seconds for seconds, _label in TURN_TIMES}:
         raise GameError("Choose a time per turn from the list.")
-    options: dict = {}
-    if spec.kind == Kind.GEARED:
-        if spec.target not in TARGETS:
-            raise GameError("Choose a target score from the list.")
-        options["target"] = spec.target
-    else:
-        options["advanced"] = spec.advanced
     with transaction.atomic():
         _lock_user(creator)  # two quick clicks must not both pass the limit below
         limit = settings.GEARTABLE_OPEN_TABLES_PER_USER
@@ -149,22 +122,9 @@ def _lock_user(user: User) -> None:
     User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True).first()
 
 
-def robots_per_seat(game: Game) -> int:
-    return 2 if game.options.get("advanced") else 1
-
-
 def _check_robots(game: Game, robots, taken: set[int] = frozenset()) -> list[int]:
-    """The robots (colours) a joining Out of Gears player asked for; empty means at random."""
-    if game.kind != Kind.OUTOFGEARS or not robots:
-        return []
-    robots = list(robots)
-    if len(robots) != robots_per_seat(game) or len(set(robots)) != len(robots):
-        raise GameError(f"Choose {robots_per_seat(game)} different robot(s), or none.")
-    if any(not isinstance(r, int) or not 1 <= r <= 8 for r in robots):
-        raise GameError("Robots are numbered 1 to 8.")
-    if set(robots) & set(taken):
-        raise Conflict("Another player has already chosen that robot.")
-    return robots
+    """What a joining player chose of their seat (Out of Gears: robots); empty: at random."""
+    return page(game.kind).seat_choice(game, robots, taken)
 
 
 def join_game(user: User, game_id: int, *, robots=(), token: str | None = None) -> Game:
@@ -310,10 +270,7 @@ def _start(game: Game, user: User) -> Game:
     game.seed = secrets.randbits(62)
     options = dict(game.options)
     options["names"] = seat_names(seats)
-    if game.kind == Kind.OUTOFGEARS:
-        options["robots"] = _assign_robots(game, seats, rng)
-        for seat in seats:
-            seat.robots = options["robots"][seat.seat_id]
+    options.update(page(game.kind).start_options(game, seats, rng))  # e.g. robots per seat
     Seat.objects.bulk_update(seats, ["position", "robots"])
     eng = engines.engine(game.kind)
     game.state = eng.new_game([s.seat_id for s in seats], seed=game.seed, options=options)
@@ -406,19 +363,6 @@ def _accept_rematch(user: User, game: Game, robots) -> Game:
     return game
 
 
-def _assign_robots(game: Game, seats: list[Seat], rng) -> dict[str, list[int]]:
-    chosen = {r for s in seats for r in s.robots}
-    free = [r for r in range(1, 9) if r not in chosen]
-    rng.shuffle(free)
-    per = robots_per_seat(game)
-    out = {}
-    for seat in seats:
-        out[seat.seat_id] = (
-            sorted(seat.robots) if seat.robots else sorted(free.pop() for _ in range(per))
-        )
-    return out
-
-
 # --- playing ---------------------------------------------------------------------------------
 
 
@@ -441,8 +385,8 @@ def _check_version(game: Game, version: int | None) -> None:
         raise Conflict("This game is over." if game.is_over else "This game has not started yet.")
     if version is None:
         raise GameError("The form is missing the game's version; reload the page.")
-    # Out of Gears programs are simultaneous: only a new turn makes a page stale.
-    current = game.turn_version if game.kind == Kind.OUTOFGEARS else game.version
+    # Simultaneous turns (Out of Gears' programs): only a new turn makes a page stale.
+    current = game.turn_version if engines.engine(game.kind).SIMULTANEOUS else game.version
     if version < current or version > game.version:
         raise Conflict("The game has moved on since this page was loaded; here it is as it is now.")
 
@@ -451,21 +395,21 @@ def _apply(game: Game, seat: Seat, action: object, kind: str) -> Game:
     eng = engines.engine(game.kind)
     if not isinstance(action, dict):
         raise GameError("That is not an action.")
-    if game.kind == Kind.GEARED:
-        turn_seat = eng.current_seat(game.state)
-        if turn_seat != seat.seat_id:
-            names = seat_names(game.seats.select_related("user", "replaced_user"))
-            raise Conflict(f"It is {names.get(turn_seat, 'another player')}'s turn.")
-    elif eng.all_programmed(game.state):
+    if eng.needs_resolution(game.state):
         raise Conflict("Every program is in; the turn is being resolved.")
+    to_act = eng.to_act(game.state)
+    if not eng.SIMULTANEOUS and seat.seat_id not in to_act:
+        turn_seat = next(iter(to_act), None)
+        names = seat_names(game.seats.select_related("user", "replaced_user"))
+        raise Conflict(f"It is {names.get(turn_seat, 'another player')}'s turn.")
     try:
         state = eng.apply(game.state, seat.seat_id, action)
-    except engines.IllegalMove as exc:
+    except IllegalMove as exc:
         raise GameError(exc.message) from None
     _record(game, seat, kind, action)
     old_turn = game.turn
     game.state = state
-    new_turn = engines.turn_number(game.kind, state) != old_turn
+    new_turn = eng.turn(state) != old_turn
     _after_change(game, new_turn=new_turn)
     seats = _settle(game)
     _save(game)
@@ -483,7 +427,7 @@ def resolve_turn(game_id: int, turn: int) -> bool:
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None:
             return False  # deleted since the task was queued: nothing to resolve
-        if game.status != Status.ACTIVE or game.kind != Kind.OUTOFGEARS or game.turn != turn:
+        if game.status != Status.ACTIVE or game.turn != turn:
             return False
         return _resolve(game)
 
@@ -491,7 +435,7 @@ def resolve_turn(game_id: int, turn: int) -> bool:
 def _resolve(game: Game) -> bool:
     """Resolve the locked game's turn if every program is in (O7–O15)."""
     eng = engines.engine(game.kind)
-    if not eng.all_programmed(game.state):
+    if not eng.needs_resolution(game.state):
         return False
     game.state = eng.resolve(game.state)
     _record(game, None, Move.Kind.RESOLVE, None)
@@ -511,7 +455,7 @@ def catch_up(game_id: int) -> int:
         game = Game.objects.select_for_update().filter(pk=game_id).first()
         if game is None or game.status != Status.ACTIVE:
             return 0
-        resolved = int(game.kind == Kind.OUTOFGEARS and _resolve(game))
+        resolved = int(_resolve(game))
     return resolved + play_bots(game_id)
 
 
@@ -523,7 +467,7 @@ def play_bots(game_id: int, *, limit: int = 60) -> int:
             game = locked_game(game_id)
             if game.status != Status.ACTIVE:
                 return made
-            to_act = engines.seats_to_act(game.kind, game.state)
+            to_act = engines.engine(game.kind).to_act(game.state)
             bot = next((s for s in game.seats.all() if s.is_bot and s.seat_id in to_act), None)
             if bot is None:
                 return made
@@ -549,7 +493,7 @@ def _after_change(game: Game, *, new_turn: bool) -> None:
     """Bump the version; on a new turn, restart the clock; at the end, record the result."""
     eng = engines.engine(game.kind)
     game.version += 1
-    game.turn = engines.turn_number(game.kind, game.state)
+    game.turn = eng.turn(game.state)
     if new_turn:
         game.turn_version = game.version
         game.deadline = (
@@ -588,10 +532,11 @@ def _settle(game: Game) -> list[Seat]:
     seats = list(game.seats.select_related("user", "replaced_user"))
     due = False
     if game.status == Status.ACTIVE:
-        if game.kind == Kind.OUTOFGEARS and engines.engine(game.kind).all_programmed(game.state):
+        eng = engines.engine(game.kind)
+        if eng.needs_resolution(game.state):
             due = True
         else:
-            to_act = engines.seats_to_act(game.kind, game.state)
+            to_act = eng.to_act(game.state)
             due = any(s.is_bot and s.seat_id in to_act for s in seats)
     game.due_since = timezone.now() if due else None
     return seats
@@ -599,7 +544,8 @@ def _settle(game: Game) -> list[Seat]:
 
 def _sync_seats(game: Game) -> None:
     """Keep Seat.to_act (the "your turn" index) in step with the engine, in one UPDATE."""
-    to_act = engines.seats_to_act(game.kind, game.state) if game.status == Status.ACTIVE else set()
+    active = game.status == Status.ACTIVE
+    to_act = engines.engine(game.kind).to_act(game.state) if active else frozenset()
     positions = [int(s) for s in to_act]
     Seat.objects.filter(game=game).update(
         to_act=Case(When(position__in=positions, then=Value(True)), default=Value(False))
@@ -629,10 +575,11 @@ def _queue_followups(
         return
     if game.status != Status.ACTIVE:
         return
-    if game.kind == Kind.OUTOFGEARS and engines.engine(game.kind).all_programmed(game.state):
+    eng = engines.engine(game.kind)
+    if eng.needs_resolution(game.state):
         effects.after_commit("games.tasks.resolve_turn", game_id, turn)
         return
-    to_act = engines.seats_to_act(game.kind, game.state)
+    to_act = eng.to_act(game.state)
     if any(s.is_bot and s.seat_id in to_act for s in seats):
         effects.after_commit("games.tasks.play_bots", game_id)
     if resolved:
@@ -657,6 +604,14 @@ def _queue_followups(
 WATCH_WRITE_EVERY = timedelta(seconds=20)
 
 
+def mark_seen(seat: Seat, version: int, mark: int) -> None:
+    """Remember what a player has now been shown of their game (the version, and the newest
+    event or turn story), so that the next visit marks what is new: one UPDATE, when changed."""
+    if seat.seen_version != version or seat.seen_mark != mark:
+        Seat.objects.filter(pk=seat.pk).update(seen_version=version, seen_mark=mark)
+        seat.seen_version, seat.seen_mark = version, mark
+
+
 def note_watching(seat_id: int, last: datetime | None, *, now: datetime | None = None) -> None:
     """The player of this seat has the game's page open (its live check just ran); `last` is the
     mark already stored. A conditional UPDATE: two checks at once write it once."""
@@ -673,7 +628,7 @@ def note_watching(seat_id: int, last: datetime | None, *, now: datetime | None =
 # --- deadlines, reminders, resigning ---------------------------------------------------------
 
 
-MAX_REARRANGES = 20  # moves a timed-out Geared turn may make before its play
+MAX_TIMEOUT_STEPS = 20  # actions a missed turn may take before the one that must end it
 
 
 def expire_turn(game_id: int, turn: int, *, now=None) -> bool:
@@ -691,38 +646,30 @@ def expire_turn(game_id: int, turn: int, *, now=None) -> bool:
         ):
             return False
         eng = engines.engine(game.kind)
-        if game.kind == Kind.OUTOFGEARS and eng.all_programmed(game.state):
+        if eng.needs_resolution(game.state):
             # Nobody is absent: every program is in and only the resolution is missing (its
             # task was lost). Resolve it now rather than leave the deadline behind us.
             return _resolve(game)
         seats = {s.seat_id: s for s in game.seats.select_related("user", "replaced_user")}
-        if game.kind == Kind.GEARED:
-            absent = [seats[sid] for sid in engines.seats_to_act(game.kind, game.state)]
-        else:
-            absent = [seats[sid] for sid in eng.timeout_actions(game.state)]
+        absent = [seats[sid] for sid in sorted(eng.to_act(game.state), key=int)]
         for seat in absent:
-            if game.kind == Kind.GEARED:
-                # The absent player's whole turn: the greedy bot may rearrange first, then plays.
-                for step in range(MAX_REARRANGES + 1):
-                    if game.status != Status.ACTIVE or eng.current_seat(game.state) != seat.seat_id:
-                        break
-                    action = engines.bot_action(
-                        game.kind, "greedy", game.state, seat.seat_id, f"{game.seed}:{game.version}"
-                    )
-                    if step == MAX_REARRANGES and action["type"] == "rearrange":
-                        # A bounded turn, whatever the bot does: end it with a real play.
-                        legal = eng.legal_actions(game.state, seat.seat_id)
-                        action = next(a for a in legal if a["type"] != "rearrange")
-                    _apply(game, seat, action, Move.Kind.TIMEOUT)
-            else:
-                action = eng.timeout_actions(game.state).get(seat.seat_id)
-                if action is not None:
-                    _apply(game, seat, action, Move.Kind.TIMEOUT)
+            # The rules' default for the missed turn (Geared: the greedy bot plays it, perhaps
+            # rearranging first; Out of Gears: O19's default program), bounded: the last step
+            # must end the seat's turn.
+            for step in range(MAX_TIMEOUT_STEPS + 1):
+                if game.status != Status.ACTIVE or seat.seat_id not in eng.to_act(game.state):
+                    break
+                rng = random.Random(f"{game.seed}:{game.version}")
+                last = step == MAX_TIMEOUT_STEPS
+                action = eng.timeout_actions(game.state, rng, last_chance=last).get(seat.seat_id)
+                if action is None:
+                    break
+                _apply(game, seat, action, Move.Kind.TIMEOUT)
             if not seat.is_bot:
                 seat.missed_deadlines += 1
                 Seat.objects.filter(pk=seat.pk).update(missed_deadlines=seat.missed_deadlines)
                 if seat.missed_deadlines >= game.options.get("replace_after", 3):
-                    _replace_with_bot(game, seat, missed=True)
+                    replace_with_bot(game, seat, missed=True)
     return True
 
 
@@ -733,11 +680,13 @@ def resign(user: User, game_id: int) -> Game:
         game, seat = _locked_with_seat(user, game_id, "There is no such game.")
         if game.status != Status.ACTIVE:
             raise Conflict("Only a game in play can be resigned from.")
-        _replace_with_bot(game, seat, missed=False)
+        replace_with_bot(game, seat, missed=False)
     return game
 
 
-def _replace_with_bot(game: Game, seat: Seat, *, missed: bool) -> None:
+def replace_with_bot(game: Game, seat: Seat, *, missed: bool) -> None:
+    """A greedy bot takes the seat (of the locked, active game) and the game goes on; the
+    others are told, and the player too if they `missed` their deadlines."""
     user = seat.user
     seat.bot, seat.replaced_user, seat.user = "greedy", user, None
     seat.save(update_fields=["bot", "replaced_user", "user"])
@@ -788,7 +737,7 @@ def due_deadlines(now=None) -> tuple[list[tuple[int, int]], list[tuple[int, int]
     # The reminder is due once 80% of the turn's time is gone: deadline - 20% of it <= now.
     # turn_seconds takes three values, so one indexed range query per value.
     to_remind: list[tuple[int, int]] = []
-    for seconds in (12 * 3600, 86400, 3 * 86400):
+    for seconds in [seconds for seconds, _label in TURN_TIMES if seconds]:
         to_remind += list(
             active.filter(
                 turn_seconds=seconds,

@@ -28,14 +28,8 @@ from accounts.models import EmailSuppression, User
 from games import engines, moderation, replay, services
 from games.context_processors import your_turn_count
 from games.forms import NewGameForm
-from games.geared.text import describe as describe_geared
-from games.geared.text import with_build_numbers
-from games.geared.views import view_event
-from games.geared_ui import Selection, board_preview, offer
 from games.models import ChatMessage, Game, Invitation, Seat, Status, seat_names
-from games.outofgears.common import COLOURS
-from games.outofgears.text import describe as describe_oog
-from games.outofgears.text import robot_names
+from games.pages import Table, page
 
 SEATS = Prefetch(
     "seats",
@@ -43,8 +37,13 @@ SEATS = Prefetch(
 )
 
 
-def _error(request: HttpRequest, exc: services.GameError) -> None:
+def answer_error(request: HttpRequest, exc: services.GameError, back) -> HttpResponse:
+    """A refusal as the HTTP answer a page's form gets: a 404 page for what this visitor may
+    not know exists, otherwise back to `back` with the sentence shown there."""
+    if exc.status == 404:
+        raise Http404(exc.message) from None
     messages.error(request, exc.message)
+    return redirect(back)
 
 
 def _bad_request(request: HttpRequest, message: str) -> HttpResponse:
@@ -257,9 +256,15 @@ def _render_game(
     error: str = "",
     status: int = 200,
     refused: object = None,
+    query=None,
+    fragment: bool | None = None,
 ) -> HttpResponse:
-    """The game page, or its fragment for htmx. `refused`: the action just refused, so that the
-    form shows what the player picked next to the error."""
+    """The game page, or its fragment (for htmx, or when `fragment`). `query`: the page's own
+    parameters (a Geared selection), the request's by default; `refused`: the action just
+    refused, so that the form shows what the player picked next to the error."""
+    query = request.GET if query is None else query
+    if fragment is None:
+        fragment = bool(request.htmx) and not request.htmx.boosted
     seat = services.seat_of(game, request.user)
     if game.status == Status.OPEN:
         return render(
@@ -276,39 +281,28 @@ def _render_game(
                 if seat
                 else None,
                 "token": request.GET.get("token", ""),
-                "robot_choices": _free_robots(game),
+                **page(game.kind).table_context(game),
             },
             status=status,
         )
-    context = _game_context(request, game, seat, refused=refused)
+    context = _game_context(request, game, seat, query=query, fragment=fragment, refused=refused)
     context["error"] = error
     if error:
         context["focus"] = "error"
-    template = f"games/{game.kind}.html"
-    if request.htmx and not request.htmx.boosted:
-        template += "#game"
-    _mark_seen(seat, game, context)
+    template = f"games/{game.kind}.html" + ("#game" if fragment else "")
+    if seat is not None:  # what this player has now been shown
+        services.mark_seen(seat, game.version, context.get("mark_now", seat.seen_mark))
     return render(request, template, context, status=status)
 
 
-def _free_robots(game: Game) -> list[tuple[int, str]]:
-    if game.kind != "outofgears":
-        return []
-    taken = {r for s in game.seats.all() for r in s.robots}
-    return [(n, COLOURS[n]) for n in range(1, 9) if n not in taken]
-
-
-def _mark_seen(seat: Seat | None, game: Game, context: dict) -> None:
-    """Remember what this player has now been shown (one UPDATE, only when it changed)."""
-    if seat is None:
-        return
-    mark = context.get("mark_now", seat.seen_mark)
-    if seat.seen_version != game.version or seat.seen_mark != mark:
-        Seat.objects.filter(pk=seat.pk).update(seen_version=game.version, seen_mark=mark)
-
-
 def _game_context(
-    request: HttpRequest, game: Game, seat: Seat | None, *, refused: object = None
+    request: HttpRequest,
+    game: Game,
+    seat: Seat | None,
+    *,
+    query=None,
+    fragment: bool = False,
+    refused: object = None,
 ) -> dict:
     eng = engines.engine(game.kind)
     me = seat.seat_id if seat and seat.position else None
@@ -324,7 +318,7 @@ def _game_context(
         "names": names,
         "seats_by_id": seats,
         "version": game.version,
-        "is_my_turn": me is not None and me in engines.seats_to_act(game.kind, game.state),
+        "is_my_turn": me is not None and me in eng.to_act(game.state),
         "nav_section": "my_games",
         # A visitor by the join link keeps the token on the page's own links (log, refresh).
         "token_query": f"?token={game.join_token}"
@@ -341,12 +335,18 @@ def _game_context(
     if game.status == Status.FINISHED and game.result:
         context.update(_game_over_context(request, game, names, me))
     seen = seat.seen_mark if seat is not None and seat.seen_version else None
-    if game.kind == "geared":
-        context.update(_geared_context(request, game, view, legal, names, me, seen))
-    else:
-        context.update(_oog_context(view, legal, names, seen, refused=_picked(refused)))
-        context["fragment_url"] = reverse("game_fragment", args=[game.pk])
-        context["resolving"] = view["all_programmed"] and not view["over"]
+    table = Table(
+        game=game,
+        view=view,
+        legal=legal,
+        names=names,
+        me=me,
+        seen=seen,
+        query={} if query is None else query,
+        refused=refused,
+        htmx=fragment,
+    )
+    context.update(page(game.kind).context(table))
     return context
 
 
@@ -375,234 +375,12 @@ def _game_over_context(request: HttpRequest, game: Game, names: dict, me) -> dic
     }
 
 
-def _geared_context(
-    request, game: Game, view: dict, legal: list, names: dict, me, seen: int | None
-) -> dict:
-    sel = Selection.parse(request.GET)
-    ui = offer(view, legal, sel)
-    only_discard = ui["only_discard"]
-    hand = []
-    for card in view["hand"]:
-        cid = card["id"]
-        selected = cid in sel.pick or cid == sel.card
-        if card["kind"] == "action" or only_discard:
-            query = Selection(card=None if selected else cid).query()
-        else:
-            pick = [c for c in sel.pick if c != cid] if selected else [*sel.pick, cid]
-            if not selected and cid not in ui["extend"]:
-                pick = [cid]  # a card that cannot join the selection starts a new one
-            query = Selection(pick=pick).query()
-        hand.append(
-            {
-                "card": card,
-                "selected": selected,
-                "tappable": cid in ui["hand_tappable"],
-                "extends": cid in ui["extend"],
-                "query": query,
-            }
-        )
-    part_links = {}
-    for cid in ui["table_tappable"]:
-        if sel.card is None:
-            part_links[cid] = Selection(move=None if sel.move == cid else cid).query()
-    for target, _label, query in ui.get("target_links", []):
-        part_links[target] = query
-    preview = ui.get("preview")
-    board = board_preview(view, preview.action) if preview else {}
-    ghosts, leaving = board.get("ghosts", {}), board.get("leaving", set())
-    players = []
-    for sid in view["seats"]:
-        p = view["players"][sid]
-        players.append(
-            {
-                **p,
-                "seat": sid,
-                # The seat's name now, not the one the engine was given at the start.
-                "name": names.get(sid, p["name"]),
-                "is_me": sid == me,
-                "is_turn": sid == view["turn"],
-                "progress": min(100, round(100 * p["score"] / view["target"])),
-                "builds": [
-                    _geared_build(b, ghosts.get(b["id"], {}), leaving, part_links, sel)
-                    for b in p["builds"]
-                ],
-                "new_builds": board.get("new_builds", []) if sid == me else [],
-            }
-        )
-    if me:  # my own builds first, the others in seat order after
-        players.sort(key=lambda p: not p["is_me"])
-    is_my_turn = me is not None and me in engines.seats_to_act(game.kind, game.state)
-    focus = _geared_focus(ui, sel, hand, is_my_turn and not view["over"])
-    for h in hand:
-        h["focus"] = focus == f"card:{h['card']['id']}"
-    # Focus moves after an htmx swap by static/js/geartable.js (data-autofocus); a whole page
-    # loaded mid-selection (without JavaScript, or a reload) asks the browser (autofocus).
-    full_page = not request.htmx and not sel.empty
-    return {
-        "sel": sel,
-        "ui": ui,
-        "hand": hand,
-        "focus": focus,
-        "autofocus": "data-autofocus autofocus" if full_page else "data-autofocus",
-        "move_query": sel.query() if preview else "",
-        "highlight": {c.build for c in ui["choices"] if c.build is not None}
-        | set(ghosts if preview else ()),
-        "fragment_url": reverse("game_fragment", args=[game.pk]),
-        "events": [
-            {"text": describe_geared(e, names, me), "new": seen is not None and e["n"] > seen}
-            for e in reversed(with_build_numbers(view["events"], game.state["events"]))
-        ],
-        "mark_now": view["events"][-1]["n"] if view["events"] else 0,
-        "players": players,
-        "turn_name": names.get(view["turn"], ""),
-    }
-
-
-def _geared_build(build: dict, ghosts: dict, leaving: set, part_links: dict, sel) -> dict:
-    """A build as the page draws it: each slot with its card, the card a preview would put
-    there (faint), whether a preview takes its card away, and the link a tap on it follows."""
-    slots = []
-    for name, card in build["parts"].items():
-        cid = card["id"] if card else None
-        slots.append(
-            {
-                "name": name,
-                "card": card,
-                "ghost": ghosts.get(name),
-                "leaving": cid in leaving,
-                "link": part_links.get(cid),
-                "selected": cid is not None and cid in (sel.move, sel.target),
-            }
-        )
-    return {**build, "slots": slots}
-
-
-def _geared_focus(ui: dict, sel: Selection, hand: list, my_turn: bool) -> str:
-    """Which control the keyboard should be on once this page or fragment shows: the next one
-    that makes sense in a turn (the first destination, then Play, then the hand again)."""
-    if not my_turn:
-        return "turn"
-    if ui.get("preview"):
-        return "confirm"
-    if ui["choices"]:
-        return "choice"
-    if ui.get("target_links"):
-        return "target"
-    tappable = [h["card"]["id"] for h in hand if h["tappable"]]
-    more = [h["card"]["id"] for h in hand if h["extends"]]
-    if sel.pick and (more or sel.pick[-1] in tappable):
-        return f"card:{more[0] if more else sel.pick[-1]}"
-    if tappable:
-        return f"card:{tappable[0]}"
-    return "turn"
-
-
-ACTION_LABELS = {"harvest": "Harvest", "attack": "Attack", "trap": "Trap"}
-
-
-def _program_sentence(entry: dict) -> str:
-    action, number, robot = entry["action"], entry["number"], entry["robot"]
-    if action == "attack":
-        return "Defend" if number == robot else f"Attack {COLOURS[number].capitalize()}"
-    return f"{ACTION_LABELS[action]} junkyard {number}"
-
-
-def _picked(action: object) -> dict[int, dict]:
-    """What a refused Out of Gears program picked, per robot (anything malformed is left out:
-    it only pre-checks the form's radio buttons)."""
-    entries = action.get("programs") if isinstance(action, dict) else None
-    if not isinstance(entries, list):
-        return {}
-    return {
-        e["robot"]: e for e in entries if isinstance(e, dict) and isinstance(e.get("robot"), int)
-    }
-
-
-def _oog_context(
-    view: dict, legal: list[dict], names: dict, seen: int | None, *, refused: dict | None = None
-) -> dict:
-    """The Out of Gears page: junkyards in a ring, robots, my program form, the last story."""
-    players = robot_names(view, names)
-    robots = []
-    for key in sorted(view["robots"], key=int):
-        r = view["robots"][key]
-        robots.append(
-            {
-                "number": int(key),
-                **r,
-                "player": players[key],
-                "submitted": view["submitted"].get(r["seat"], False),
-                "mine": int(key) in view["my_robots"],
-            }
-        )
-    yards = []
-    for n in range(1, 9):
-        gears = view["junkyards"].get(str(n))
-        yards.append({"number": n, "in_play": gears is not None, "gears": gears or []})
-    # The program form offers exactly the actions and numbers legal_actions allows, per robot.
-    options: dict[int, dict] = {}
-    for action in legal:
-        for entry in action["programs"]:
-            slot = options.setdefault(entry["robot"], {"actions": [], "numbers": []})
-            if entry["action"] not in slot["actions"]:
-                slot["actions"].append(entry["action"])
-            if entry["number"] not in slot["numbers"]:
-                slot["numbers"].append(entry["number"])
-    # After a refusal the form shows what the player just picked, not what is stored.
-    current = refused or {e["robot"]: e for e in (view.get("my_program") or [])}
-    form = [
-        {
-            "robot": r,
-            "name": COLOURS[r].capitalize(),
-            "colour": COLOURS[r],
-            "actions": [
-                (a, ACTION_LABELS[a])
-                for a in sorted(opts["actions"], key=list(ACTION_LABELS).index)
-            ],
-            "numbers": [(n, COLOURS[n]) for n in sorted(opts["numbers"])],
-            "current": current.get(r),
-        }
-        for r, opts in sorted(options.items())
-    ]
-    story = view.get("last_story") or {}
-    waiting_for = [names.get(s, s) for s, done in view["submitted"].items() if not done]
-    return {
-        "legal": legal,
-        "robots": robots,
-        "yards": yards,
-        "program_form": form,
-        "my_program": [
-            {**e, "sentence": _program_sentence(e), "colour": COLOURS[e["robot"]]}
-            for e in (view.get("my_program") or [])
-        ],
-        "waiting_for": waiting_for,
-        "story_turn": story.get("turn"),
-        "story_programs": [
-            {
-                **e,
-                "sentence": _program_sentence(e),
-                "colour": COLOURS[e["robot"]],
-                "player": names.get(e["seat"], ""),
-            }
-            for e in story.get("revealed", [])
-        ],
-        "story": [describe_oog(e, players) for e in story.get("events", [])],
-        "story_new": seen is not None and story.get("turn", 0) > seen,
-        "mark_now": story.get("turn", 0),
-        "ranking": sorted(robots, key=lambda r: -r["points"]),
-    }
-
-
 @require_GET
 def game_fragment(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _visible_game(request, game_id, token=request.GET.get("token"))
     if game.status == Status.OPEN:
         return _render_game(request, game)
-    request.htmx = True  # the fragment, even for a plain GET
-    context = _game_context(request, game, services.seat_of(game, request.user))
-    seat = context["seat"]
-    _mark_seen(seat, game, context)
-    return _with_your_turn(request, render(request, f"games/{game.kind}.html#game", context))
+    return _with_your_turn(request, _render_game(request, game, fragment=True))
 
 
 @require_GET
@@ -726,9 +504,10 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
         action = json.loads(raw)
     except (ValueError, TypeError, RecursionError):  # RecursionError: nesting thousands deep
         action = None
-    if action is None and "program" in request.POST:
-        action = _program_from_form(request.POST)
     try:
+        if action is None:
+            game = _visible_game(request, game_id)
+            action = page(game.kind).parse_move(request.POST)
         if action is None:
             raise services.GameError("That is not an action.")
         game = services.submit_action(request.user, game_id, _parse_version(request), action)
@@ -738,35 +517,12 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
         # so a refusal shows the same preview (if it still stands) with the reason beside it.
         if not request.htmx:
             messages.error(request, exc.message)
-            selection = Selection.parse(request.GET).query() if game.kind == "geared" else "?"
-            return redirect(game.get_absolute_url() + selection.rstrip("?"))
-        request.GET = request.GET.copy()
+            return redirect(game.get_absolute_url() + page(game.kind).refused_query(request.GET))
         return _render_game(request, game, error=exc.message, status=exc.status, refused=action)
     if not request.htmx:
         return redirect(game)
     game = _visible_game(request, game_id)
-    request.GET = request.GET.copy()
-    request.GET.clear()
-    return _with_your_turn(request, _render_game(request, game))
-
-
-def _program_from_form(post) -> dict | None:
-    """Out of Gears' program form: robot-N-action / robot-N-number fields, one pair per robot."""
-    programs = []
-    for key in post:
-        if key.startswith("robot-") and key.endswith("-action"):
-            robot = key[len("robot-") : -len("-action")]
-            try:
-                programs.append(
-                    {
-                        "robot": int(robot),
-                        "action": post[key],
-                        "number": int(post.get(f"robot-{robot}-number", "")),
-                    }
-                )
-            except ValueError:
-                return None
-    return {"type": "program", "programs": programs} if programs else None
+    return _with_your_turn(request, _render_game(request, game, query={}))
 
 
 # --- the table before the start ---------------------------------------------------------
@@ -776,10 +532,7 @@ def _lobby_action(request: HttpRequest, game_id: int, fn, success: str | None = 
     try:
         result = fn()
     except services.GameError as exc:
-        _error(request, exc)
-        if exc.status == 404:
-            raise Http404(exc.message) from None
-        return redirect("game", game_id)
+        return answer_error(request, exc, reverse("game", args=[game_id]))
     if success:
         messages.success(request, success)
     return result
@@ -913,9 +666,7 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         step = len(moves)
     past = copy.copy(game)
     past.state = replay.replay(game, moves, step)
-    request.GET = request.GET.copy()
-    request.GET.clear()  # no selection on a replay
-    context = _game_context(request, past, services.seat_of(game, request.user))
+    context = _game_context(request, past, services.seat_of(game, request.user), query={})
     context.update(
         step=step,
         steps=len(moves),
@@ -959,10 +710,7 @@ def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
     try:
         game = services.accept_email_invitation(request.user, token)
     except services.GameError as exc:
-        if exc.status == 404:
-            raise Http404(exc.message) from None
-        _error(request, exc)
-        return redirect("my_games")
+        return answer_error(request, exc, reverse("my_games"))
     return redirect(game)
 
 
@@ -989,28 +737,6 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
     seat = services.seat_of(game, request.user)
     me = seat.seat_id if seat else None
     names = seat_names(game.seats.all())
-    eng = engines.engine(game.kind)
-    if game.kind == "geared":
-        events = with_build_numbers(game.state["events"], game.state["events"])
-        lines = [describe_geared(view_event(e, me), names, me) for e in events]
-        turns = None
-    else:
-        lines = None
-        view = eng.view(game.state, me)
-        robots = robot_names(view, names)
-        turns = [
-            {
-                "turn": story["turn"],
-                "programs": [
-                    f"{COLOURS[p['robot']].capitalize()}: {_program_sentence(p)}"
-                    for p in story["revealed"]
-                ],
-                "lines": [describe_oog(e, robots) for e in story["events"]],
-            }
-            for story in reversed(view["story"])
-        ]
-    return render(
-        request,
-        "games/log.html",
-        {"game": game, "lines": lines, "turns": turns, "nav_section": "my_games"},
-    )
+    context = {"game": game, "nav_section": "my_games"}
+    context.update(page(game.kind).log_context(game, me, names))
+    return render(request, "games/log.html", context)

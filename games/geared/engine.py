@@ -1,7 +1,7 @@
 """Rules engine for Geared: Build Your Bike (shared/rules/geared.md, G1-G19). Pure: no I/O.
 
 The state is a plain JSON-safe dict; `apply` returns a new state and never mutates its input.
-Legal-move generation lives in games/geared/moves.py, views in games/geared/views.py.
+Legal-move generation lives in games/geared/moves.py, views in games/geared/viewing.py.
 """
 
 from __future__ import annotations
@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 
 from games.geared import moves
+from games.geared.bots import greedy_bot
 from games.geared.builds import common_level, placement_error, placement_ok, score
 from games.geared.cards import (
     ACTION,
@@ -23,10 +24,16 @@ from games.geared.cards import (
     PART_NAMES,
     card_name,
 )
-from games.geared.views import view
+from games.geared.viewing import view
+from games.interface import IllegalMove
 
 __all__ = [
     "IllegalMove",
+    "VERSION",
+    "SIMULTANEOUS",
+    "seat_range",
+    "SCORE_KEYS",
+    "scores_now",
     "new_game",
     "legal_actions",
     "apply",
@@ -35,17 +42,28 @@ __all__ = [
     "result",
     "current_seat",
     "canonical_action",
+    "to_act",
+    "turn",
+    "needs_resolution",
+    "resolve",
+    "timeout_actions",
 ]
 
 NEW_LABELS = ("new1", "new2", "new3")
 
 
-class IllegalMove(Exception):
-    """An action the rules do not allow; `.message` is a sentence for a person."""
+VERSION = 1  # games/interface.py: bump when old records would replay differently
+SIMULTANEOUS = False  # players take turns: any move makes a page stale
+SEATS = (2, 6)
+SCORE_KEYS = ("scores",)
 
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
+
+def scores_now(parts: dict) -> dict[str, int]:
+    return dict(parts["scores"])
+
+
+def seat_range(options: dict) -> tuple[int, int]:
+    return SEATS
 
 
 # --- setup -------------------------------------------------------------------------------------
@@ -103,6 +121,40 @@ def new_game(seats: list[str], *, seed: int, options: dict | None = None) -> dic
 
 def current_seat(state: dict) -> str | None:
     return None if state["over"] else state["seats"][state["turn"]]
+
+
+def to_act(state: dict) -> frozenset[str]:
+    """The one seat whose turn it is (none once the game is over)."""
+    seat = current_seat(state)
+    return frozenset() if seat is None else frozenset((seat,))
+
+
+def turn(state: dict) -> int:
+    """Counts every player's turn: it changes when the next player's turn begins."""
+    return int(state["turn_number"])
+
+
+def needs_resolution(state: dict) -> bool:
+    return False  # a Geared move takes effect at once
+
+
+def resolve(state: dict) -> dict:
+    raise IllegalMove("A Geared turn has no resolution step.")
+
+
+def timeout_actions(
+    state: dict, rng: random.Random | None = None, *, last_chance: bool = False
+) -> dict[str, dict]:
+    """A missed turn is played by the greedy bot, from what the seat may see (G19), one action
+    at a time: a rearrangement first if it likes, but on the `last_chance` a real play."""
+    seat = current_seat(state)
+    if seat is None:
+        return {}
+    legal = legal_actions(state, seat)
+    action = greedy_bot(view(state, seat), legal, rng or random.Random(0))
+    if last_chance and action["type"] == "rearrange":
+        action = next(a for a in legal if a["type"] != "rearrange")
+    return {seat: action}
 
 
 def is_over(state: dict) -> bool:

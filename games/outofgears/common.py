@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+from games.interface import IllegalMove  # the one exception of both engines
+
+__all__ = ["IllegalMove"]  # and the constants below
+
 # O1: robot N has colour COLOURS[N].
 COLOURS: dict[int, str] = {
     1: "red",
@@ -25,14 +29,6 @@ GEARS_PER_COLOUR = 11  # O3
 GEARS_PER_JUNKYARD_AT_SETUP = 2  # O3
 GEARS_TO_CIRCUIT = 2  # O13
 DEFAULT_MAX_TURNS = 50  # O15 ruling
-
-
-class IllegalMove(ValueError):
-    """A move or an option the rules refuse; ``message`` is a sentence for a person."""
-
-    def __init__(self, message: str) -> None:
-        super().__init__(message)
-        self.message = message
 
 
 def robot_name(robot: int) -> str:

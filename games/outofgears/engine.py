@@ -7,16 +7,33 @@ read-only. See docs/engine-outofgears.md.
 
 from __future__ import annotations
 
+import random
+
 from .common import COLOURS, IllegalMove
-from .programs import all_programmed, legal_actions, timeout_actions
+from .programs import all_programmed, legal_actions
 from .programs import apply as _apply
+from .programs import timeout_actions as _default_programs
 from .resolve import resolve
+from .scoring import standings
 from .setup import new_game
 from .viewing import view
+
+VERSION = 1  # games/interface.py: bump when old records would replay differently
+SIMULTANEOUS = True  # every seat programs at once; only a new turn makes a page stale
+SEATS, ADVANCED_SEATS = (2, 8), (2, 4)
+SCORE_KEYS = ("robots", "seats", "seat_robots")
 
 __all__ = [
     "COLOURS",
     "IllegalMove",
+    "VERSION",
+    "SIMULTANEOUS",
+    "seat_range",
+    "to_act",
+    "turn",
+    "needs_resolution",
+    "SCORE_KEYS",
+    "scores_now",
     "all_programmed",
     "apply",
     "is_over",
@@ -52,3 +69,35 @@ def result(state: dict) -> dict:
         "ranking": list(res["ranking"]),
         "places": dict(res["places"]),
     }
+
+
+def seat_range(options: dict) -> tuple[int, int]:
+    return ADVANCED_SEATS if options.get("advanced") else SEATS
+
+
+def to_act(state: dict) -> frozenset[str]:
+    """Every seat whose program is missing; none while the turn waits for its resolution."""
+    if state["over"] or all_programmed(state):
+        return frozenset()
+    return frozenset(seat for seat in state["seats"] if seat not in state["programs"])
+
+
+def turn(state: dict) -> int:
+    return int(state["turn"])
+
+
+def needs_resolution(state: dict) -> bool:
+    """Every program is in: the turn must be resolved (O7) before anyone acts again."""
+    return not state["over"] and all_programmed(state)
+
+
+def timeout_actions(
+    state: dict, rng: random.Random | None = None, *, last_chance: bool = False
+) -> dict[str, dict]:
+    """O19: the default program of every seat whose program is missing (no chance involved)."""
+    return _default_programs(state)
+
+
+def scores_now(parts: dict) -> dict[str, int]:
+    """Each seat's points if the game ended now (O16-O17), from SCORE_KEYS of the state."""
+    return standings(parts)["scores"]

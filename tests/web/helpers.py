@@ -16,10 +16,10 @@ from django.urls import reverse
 from games import services
 from games.geared import engine
 from games.geared.bots import greedy_bot
-from games.geared_ui import destination
 from games.models import Game, Kind, Seat
+from games.pages.geared_ui import destination
 
-# Card ids in the query strings of selection links (games/geared_ui.py: Selection).
+# Card ids in the query strings of selection links (games/pages/geared_ui.py: Selection).
 CARD_PARAMS = ("pick", "card", "target", "move")
 # Card ids in an action (docs/engine-geared.md: Actions); "builds"/"to" are build ids.
 ACTION_CARD_FIELDS = ("card", "target", "mine", "theirs")

@@ -273,85 +273,100 @@ def _offer(view: dict, legal: list[dict], sel: Selection) -> dict:
             out["hand_tappable"].add(a["card"])
         if a["type"] == "rearrange":
             out["table_tappable"].add(a["card"])
-
     if sel.move is not None:
-        options = [a for a in legal if a["type"] == "rearrange" and a["card"] == sel.move]
-        out["prompt"] = f"Move {_where(sel.move, view)} to:"
-        for a in options:
-            level = f" as Level {a['level']}" if "level" in a else ""
-            out["choices"].append(
-                Choice(
-                    f"{_build_label(view, a['to'])}{level}", a, build=a["to"], level=a.get("level")
-                )
-            )
-        return out
+        _offer_move(out, view, legal, sel)
+    elif sel.card is not None:
+        _offer_action_card(out, view, legal, sel)
+    elif sel.pick:
+        _offer_play(out, view, legal, plays, sel)
+    else:
+        _offer_start(out)
+    return out
 
-    if sel.card is not None:
-        acts = [a for a in legal if a.get("card") == sel.card and a["type"] != "rearrange"]
-        if not acts:
-            return out
-        kind = acts[0]["type"]
-        if kind == "discard":
-            out["prompt"] = "No play is possible: discard this card and draw one (G8)."
-            out["choices"] = [Choice(f"Discard {card_name(sel.card)}", acts[0])]
-        elif kind == "remove":
-            out["prompt"] = "Remove which part? It goes to the discard pile."
-            out["choices"] = [Choice(f"Remove {_where(a['target'], view)}", a) for a in acts]
-            out["table_tappable"] = {a["target"] for a in acts}
-        elif kind == "steal" and sel.target is None:
-            out["prompt"] = "Steal which part?"
-            out["targets"] = sorted({a["target"] for a in acts})
-            out["target_links"] = [
-                (t, _where(t, view), sel.query(target=t, to=[], level=None)) for t in out["targets"]
+
+def _offer_move(out: dict, view: dict, legal: list[dict], sel: Selection) -> None:
+    """A part of my builds chosen (a rearrangement, G13): where it may go."""
+    options = [a for a in legal if a["type"] == "rearrange" and a["card"] == sel.move]
+    out["prompt"] = f"Move {_where(sel.move, view)} to:"
+    for a in options:
+        level = f" as Level {a['level']}" if "level" in a else ""
+        out["choices"].append(
+            Choice(f"{_build_label(view, a['to'])}{level}", a, build=a["to"], level=a.get("level"))
+        )
+
+
+def _offer_action_card(out: dict, view: dict, legal: list[dict], sel: Selection) -> None:
+    """An action card (or the card to discard) chosen: its targets, then its destinations."""
+    acts = [a for a in legal if a.get("card") == sel.card and a["type"] != "rearrange"]
+    if not acts:
+        return
+    kind = acts[0]["type"]
+    if kind == "discard":
+        out["prompt"] = "No play is possible: discard this card and draw one (G8)."
+        out["choices"] = [Choice(f"Discard {card_name(sel.card)}", acts[0])]
+    elif kind == "remove":
+        out["prompt"] = "Remove which part? It goes to the discard pile."
+        out["choices"] = [Choice(f"Remove {_where(a['target'], view)}", a) for a in acts]
+        out["table_tappable"] = {a["target"] for a in acts}
+    elif kind == "steal" and sel.target is None:
+        out["prompt"] = "Steal which part?"
+        out["targets"] = sorted({a["target"] for a in acts})
+        out["target_links"] = [
+            (t, _where(t, view), sel.query(target=t, to=[], level=None)) for t in out["targets"]
+        ]
+    elif kind == "steal":
+        out["prompt"] = f"Put {_where(sel.target, view)} into:"
+        for a in acts:
+            if a["target"] == sel.target:
+                level = f" as Level {a['level']}" if "level" in a else ""
+                out["choices"].append(Choice(f"{_build_label(view, a['to'])}{level}", a))
+    elif kind == "swap" and sel.target is None:
+        out["prompt"] = "Swap which of your parts?"
+        mine = sorted({a["mine"] for a in acts})
+        out["target_links"] = [
+            (m, _where(m, view), sel.query(target=m, to=[], level=None)) for m in mine
+        ]
+    elif kind == "swap":
+        out["prompt"] = f"Swap {_where(sel.target, view)} for:"
+        for a in acts:
+            if a["mine"] == sel.target:
+                out["choices"].append(Choice(_where(a["theirs"], view), a))
+
+
+def _offer_play(out: dict, view: dict, legal: list, plays: list, sel: Selection) -> None:
+    """Parts cards picked from the hand: the builds they may go to, or what may join them."""
+    only_discard = out["only_discard"]
+    picked = sorted(sel.pick)
+    if only_discard:
+        acts = [a for a in legal if a["type"] == "discard" and a["card"] == picked[0]]
+        out["prompt"] = "No play is possible: discard a card and draw one (G8)."
+        out["choices"] = [Choice(f"Discard {card_name(a['card'])}", a) for a in acts]
+        return
+    options = [a for a in plays if sorted(a["cards"]) == picked]
+    out["extend"] = {
+        c
+        for a in plays
+        if len(a["cards"]) > len(picked) and set(picked) <= set(a["cards"])
+        for c in a["cards"]
+    } - set(picked)
+    names = ", ".join(card_name(c) for c in picked)
+    out["prompt"] = f"Play {names}:" if options else f"{names}: pick more cards of this level."
+    for a in options:
+        level = a.get("level")
+        if len(a["cards"]) == 1:
+            label = _build_label(view, a["builds"][0]) + (f" as Level {level}" if level else "")
+            out["choices"].append(Choice(label, a, build=a["builds"][0], level=level))
+        else:
+            parts = [
+                f"{card_name(c, level)} → {_build_label(view, b)}"
+                for c, b in zip(a["cards"], a["builds"], strict=True)
             ]
-        elif kind == "steal":
-            out["prompt"] = f"Put {_where(sel.target, view)} into:"
-            for a in acts:
-                if a["target"] == sel.target:
-                    level = f" as Level {a['level']}" if "level" in a else ""
-                    out["choices"].append(Choice(f"{_build_label(view, a['to'])}{level}", a))
-        elif kind == "swap" and sel.target is None:
-            out["prompt"] = "Swap which of your parts?"
-            mine = sorted({a["mine"] for a in acts})
-            out["target_links"] = [
-                (m, _where(m, view), sel.query(target=m, to=[], level=None)) for m in mine
-            ]
-        elif kind == "swap":
-            out["prompt"] = f"Swap {_where(sel.target, view)} for:"
-            for a in acts:
-                if a["mine"] == sel.target:
-                    out["choices"].append(Choice(_where(a["theirs"], view), a))
-        return out
+            out["choices"].append(Choice("; ".join(parts), a))
 
-    if sel.pick:
-        picked = sorted(sel.pick)
-        if only_discard:
-            acts = [a for a in legal if a["type"] == "discard" and a["card"] == picked[0]]
-            out["prompt"] = "No play is possible: discard a card and draw one (G8)."
-            out["choices"] = [Choice(f"Discard {card_name(a['card'])}", a) for a in acts]
-            return out
-        options = [a for a in plays if sorted(a["cards"]) == picked]
-        out["extend"] = {
-            c
-            for a in plays
-            if len(a["cards"]) > len(picked) and set(picked) <= set(a["cards"])
-            for c in a["cards"]
-        } - set(picked)
-        names = ", ".join(card_name(c) for c in picked)
-        out["prompt"] = f"Play {names}:" if options else f"{names}: pick more cards of this level."
-        for a in options:
-            level = a.get("level")
-            if len(a["cards"]) == 1:
-                label = _build_label(view, a["builds"][0]) + (f" as Level {level}" if level else "")
-                out["choices"].append(Choice(label, a, build=a["builds"][0], level=level))
-            else:
-                parts = [
-                    f"{card_name(c, level)} → {_build_label(view, b)}"
-                    for c, b in zip(a["cards"], a["builds"], strict=True)
-                ]
-                out["choices"].append(Choice("; ".join(parts), a))
-        return out
 
+def _offer_start(out: dict) -> None:
+    """Nothing chosen yet: what the turn allows."""
+    only_discard = out["only_discard"]
     if only_discard:
         out["prompt"] = (
             "No play is possible: tap a card to discard it and draw one (G8)."
@@ -362,4 +377,3 @@ def _offer(view: dict, legal: list[dict], sel: Selection) -> dict:
         out["prompt"] = "Your turn: tap a card in your hand, or a part of your builds to move it."
     if out["pass"]:
         out["choices"] = [Choice("Pass (your hand is empty)", out["pass"])]
-    return out

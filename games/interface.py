@@ -1,0 +1,86 @@
+"""The one interface both rules engines satisfy (and a third game's would): a pure engine, no
+Django, no I/O. The web side calls engines only through it (games/engines.py is the registry),
+so an editor's go-to-definition lands here and a test checks both engines against it
+(tests/unit/test_interface.py).
+
+States and actions are plain JSON-able dicts; every function is pure and leaves its input
+untouched. `seat` is an engine seat id, "1", "2", … in play order; None views as a spectator.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Protocol, runtime_checkable
+
+
+class IllegalMove(ValueError):
+    """A move or an option the rules refuse; `message` is a sentence for a person."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@runtime_checkable
+class Engine(Protocol):
+    #: The rules' version, written into game records: bumped when a change would replay an old
+    #: record differently.
+    VERSION: int
+    #: True when every seat acts at once in a turn (Out of Gears' programs): a seat may change
+    #: its action until the last one is in, and only a new turn makes a page stale. False when
+    #: seats take turns (Geared): any move makes a page stale.
+    SIMULTANEOUS: bool
+    #: The keys of a state that scores_now() reads (a list of games fetches only these).
+    SCORE_KEYS: tuple[str, ...]
+
+    def seat_range(self, options: dict) -> tuple[int, int]:
+        """The fewest and most seats a game with these options allows."""
+        ...
+
+    def new_game(self, seats: list[str], *, seed: int, options: dict | None = None) -> dict: ...
+
+    def legal_actions(self, state: dict, seat: str) -> list[dict]:
+        """Every action `seat` may take now (empty if none). Shared, read-only dicts."""
+        ...
+
+    def apply(self, state: dict, seat: str, action: dict) -> dict:
+        """The state after `seat` takes `action`; IllegalMove if the rules refuse it."""
+        ...
+
+    def view(self, state: dict, seat: str | None) -> dict:
+        """What `seat` may see (None: a spectator): never another seat's hidden information."""
+        ...
+
+    def is_over(self, state: dict) -> bool: ...
+
+    def result(self, state: dict) -> dict:
+        """Of a finished game: at least "scores", "winners" and "ranking" (seat ids)."""
+        ...
+
+    def scores_now(self, parts: dict) -> dict[str, int]:
+        """Each seat's points as the game stands (public), from the state's SCORE_KEYS."""
+        ...
+
+    def to_act(self, state: dict) -> frozenset[str]:
+        """The seats that must act now: one in Geared, every unprogrammed one in Out of Gears,
+        none while a turn waits for its resolution or once the game is over."""
+        ...
+
+    def turn(self, state: dict) -> int:
+        """A number that changes whenever a new turn begins (deadlines, reminders, e-mails)."""
+        ...
+
+    def needs_resolution(self, state: dict) -> bool:
+        """True when the server must call resolve() before anyone can act (every program in)."""
+        ...
+
+    def resolve(self, state: dict) -> dict:
+        """The state after the turn's resolution; IllegalMove unless needs_resolution()."""
+        ...
+
+    def timeout_actions(
+        self, state: dict, rng: random.Random, *, last_chance: bool = False
+    ) -> dict[str, dict]:
+        """What the server plays for each seat in to_act() whose deadline passed (the rules'
+        default for a missed turn). `last_chance`: this action must end the seat's turn."""
+        ...

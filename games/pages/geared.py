@@ -1,0 +1,230 @@
+"""Geared on the web: its lobby settings, its page (hand, builds, the confirm step), its log and
+its e-mail lines. The selection a player builds up by taps lives in games/pages/geared_ui.py."""
+
+from __future__ import annotations
+
+import random
+
+from django.urls import reverse
+
+from games.errors import GameError
+from games.geared import engine
+from games.geared.text import describe, with_build_numbers
+from games.geared.viewing import view_event
+from games.models import Game, Notification, Seat
+from games.pages.base import Table
+from games.pages.geared_ui import Selection, board_preview, offer
+
+TARGETS = (300, 500, 1000, 1500, 2000)
+TURN_NOUN = "turn"
+MISSED = "a bot plays for you"
+
+
+# --- the lobby ---------------------------------------------------------------------------------
+
+
+def options(spec) -> dict:
+    if spec.advanced:
+        raise GameError("Only Out of Gears has an advanced mode.")
+    if spec.target not in TARGETS:
+        raise GameError("Choose a target score from the list.")
+    return {"target": spec.target}
+
+
+def seat_ranges() -> dict[str, list[int]]:
+    return {"geared": list(engine.SEATS)}
+
+
+def form_errors(data: dict) -> dict[str, str]:
+    errors = {}
+    if data.get("advanced"):
+        errors["advanced"] = "Only Out of Gears has an advanced mode."
+    if data.get("robots"):
+        errors["robots"] = "Robots are for Out of Gears; Geared has none."
+    low, high = engine.SEATS
+    if "seat_count" in data and not low <= data["seat_count"] <= high:
+        errors["seat_count"] = f"Geared: Build Your Bike is for {low} to {high} players."
+    return errors
+
+
+def spec_fields(data: dict) -> dict:
+    return {"target": data["target"], "advanced": False, "robots": ()}
+
+
+def seat_choice(game: Game, robots, taken: set[int]) -> list[int]:
+    return []  # a Geared seat has nothing to choose
+
+
+def start_options(game: Game, seats: list[Seat], rng: random.Random) -> dict:
+    return {}
+
+
+def table_context(game: Game) -> dict:
+    return {"robot_choices": []}
+
+
+# --- the game page -----------------------------------------------------------------------------
+
+
+def context(table: Table) -> dict:
+    """The hand, the builds (with the preview of a chosen move), the story, and where the
+    keyboard goes next."""
+    game, view, legal, names, me = table.game, table.view, table.legal, table.names, table.me
+    sel = Selection.parse(table.query)
+    ui = offer(view, legal, sel)
+    hand = _hand(view, ui, sel)
+    part_links = {}
+    for cid in ui["table_tappable"]:
+        if sel.card is None:
+            part_links[cid] = Selection(move=None if sel.move == cid else cid).query()
+    for target, _label, query in ui.get("target_links", []):
+        part_links[target] = query
+    preview = ui.get("preview")
+    board = board_preview(view, preview.action) if preview else {}
+    ghosts, leaving = board.get("ghosts", {}), board.get("leaving", set())
+    players = []
+    for sid in view["seats"]:
+        p = view["players"][sid]
+        players.append(
+            {
+                **p,
+                "seat": sid,
+                # The seat's name now, not the one the engine was given at the start.
+                "name": names.get(sid, p["name"]),
+                "is_me": sid == me,
+                "is_turn": sid == view["turn"],
+                "progress": min(100, round(100 * p["score"] / view["target"])),
+                "builds": [
+                    _build(b, ghosts.get(b["id"], {}), leaving, part_links, sel)
+                    for b in p["builds"]
+                ],
+                "new_builds": board.get("new_builds", []) if sid == me else [],
+            }
+        )
+    if me:  # my own builds first, the others in seat order after
+        players.sort(key=lambda p: not p["is_me"])
+    is_my_turn = me is not None and me in engine.to_act(game.state)
+    focus = _focus(ui, sel, hand, is_my_turn and not view["over"])
+    for h in hand:
+        h["focus"] = focus == f"card:{h['card']['id']}"
+    # Focus moves after an htmx swap by static/js/geartable.js (data-autofocus); a whole page
+    # loaded mid-selection (without JavaScript, or a reload) asks the browser (autofocus).
+    full_page = not table.htmx and not sel.empty
+    seen = table.seen
+    return {
+        "sel": sel,
+        "ui": ui,
+        "hand": hand,
+        "focus": focus,
+        "autofocus": "data-autofocus autofocus" if full_page else "data-autofocus",
+        "move_query": sel.query() if preview else "",
+        "highlight": {c.build for c in ui["choices"] if c.build is not None}
+        | set(ghosts if preview else ()),
+        "fragment_url": reverse("game_fragment", args=[game.pk]),
+        "events": [
+            {"text": describe(e, names, me), "new": seen is not None and e["n"] > seen}
+            for e in reversed(with_build_numbers(view["events"], game.state["events"]))
+        ],
+        "mark_now": view["events"][-1]["n"] if view["events"] else 0,
+        "players": players,
+        "turn_name": names.get(view["turn"], ""),
+    }
+
+
+def _hand(view: dict, ui: dict, sel: Selection) -> list[dict]:
+    """My cards, each with the selection a tap on it makes."""
+    hand = []
+    for card in view["hand"]:
+        cid = card["id"]
+        selected = cid in sel.pick or cid == sel.card
+        if card["kind"] == "action" or ui["only_discard"]:
+            query = Selection(card=None if selected else cid).query()
+        else:
+            pick = [c for c in sel.pick if c != cid] if selected else [*sel.pick, cid]
+            if not selected and cid not in ui["extend"]:
+                pick = [cid]  # a card that cannot join the selection starts a new one
+            query = Selection(pick=pick).query()
+        hand.append(
+            {
+                "card": card,
+                "selected": selected,
+                "tappable": cid in ui["hand_tappable"],
+                "extends": cid in ui["extend"],
+                "query": query,
+            }
+        )
+    return hand
+
+
+def _build(build: dict, ghosts: dict, leaving: set, part_links: dict, sel) -> dict:
+    """A build as the page draws it: each slot with its card, the card a preview would put
+    there (faint), whether a preview takes its card away, and the link a tap on it follows."""
+    slots = []
+    for name, card in build["parts"].items():
+        cid = card["id"] if card else None
+        slots.append(
+            {
+                "name": name,
+                "card": card,
+                "ghost": ghosts.get(name),
+                "leaving": cid in leaving,
+                "link": part_links.get(cid),
+                "selected": cid is not None and cid in (sel.move, sel.target),
+            }
+        )
+    return {**build, "slots": slots}
+
+
+def _focus(ui: dict, sel: Selection, hand: list, my_turn: bool) -> str:
+    """Which control the keyboard should be on once this page or fragment shows: the next one
+    that makes sense in a turn (the first destination, then Play, then the hand again)."""
+    if not my_turn:
+        return "turn"
+    if ui.get("preview"):
+        return "confirm"
+    if ui["choices"]:
+        return "choice"
+    if ui.get("target_links"):
+        return "target"
+    tappable = [h["card"]["id"] for h in hand if h["tappable"]]
+    more = [h["card"]["id"] for h in hand if h["extends"]]
+    if sel.pick and (more or sel.pick[-1] in tappable):
+        return f"card:{more[0] if more else sel.pick[-1]}"
+    if tappable:
+        return f"card:{tappable[0]}"
+    return "turn"
+
+
+def parse_move(post) -> dict | None:
+    return None  # a Geared move is posted as the engine's action, in JSON
+
+
+def refused_query(query) -> str:
+    """Where a refused move (without htmx) goes back to: the same preview, if it still stands."""
+    return Selection.parse(query).query().rstrip("?")
+
+
+# --- the log and the e-mails -------------------------------------------------------------------
+
+
+def log_context(game: Game, me: str | None, names: dict) -> dict:
+    events = with_build_numbers(game.state["events"], game.state["events"])
+    return {"lines": [describe(view_event(e, me), names, me) for e in events], "turns": None}
+
+
+def email_context(note_kind: str, game: Game, me: str | None, names: dict, turn: int) -> dict:
+    if note_kind != Notification.Kind.YOUR_TURN or not game.state:
+        return {}
+    return {"events": _events_since_last_turn(game.state, me, names)}
+
+
+def _events_since_last_turn(state: dict, seat: str | None, names: dict) -> list[str]:
+    """What happened since this player's last turn, as they may see it (G19)."""
+    events = state["events"]
+    start = 0
+    for i in range(len(events) - 1, -1, -1):
+        if events[i].get("seat") == seat and events[i]["type"] == "drew":
+            start = i + 1  # their last turn ends with their draw
+            break
+    shown = with_build_numbers(events[start:][-40:], events)
+    return [describe(view_event(e, seat), names, seat) for e in shown]

@@ -1,0 +1,240 @@
+"""Out of Gears on the web: its lobby settings and robots, its page (junkyards in a ring, the
+robots, my program, the story of the last turn), its log and its e-mail stories."""
+
+from __future__ import annotations
+
+import random
+
+from django.urls import reverse
+
+from games.errors import Conflict, GameError
+from games.models import Game, Notification, Seat
+from games.outofgears import engine
+from games.outofgears.common import COLOURS
+from games.outofgears.text import describe, robot_names
+from games.pages.base import Table
+
+TURN_NOUN = "program"
+MISSED = "your robot defends"
+ACTION_LABELS = {"harvest": "Harvest", "attack": "Attack", "trap": "Trap"}
+
+
+# --- the lobby and the seats -------------------------------------------------------------------
+
+
+def options(spec) -> dict:
+    return {"advanced": spec.advanced}
+
+
+def seat_ranges() -> dict[str, list[int]]:
+    return {"outofgears": list(engine.SEATS), "advanced": list(engine.ADVANCED_SEATS)}
+
+
+def form_errors(data: dict) -> dict[str, str]:
+    advanced = bool(data.get("advanced"))
+    low, high = engine.seat_range({"advanced": advanced})
+    if "seat_count" in data and not low <= data["seat_count"] <= high:
+        name = "Out of Gears in advanced mode" if advanced else "Out of Gears"
+        return {"seat_count": f"{name} is for {low} to {high} players."}
+    return {}
+
+
+def spec_fields(data: dict) -> dict:
+    return {"target": 1000, "advanced": data["advanced"], "robots": tuple(data["robots"])}
+
+
+def robots_per_seat(game: Game) -> int:
+    return 2 if game.options.get("advanced") else 1
+
+
+def seat_choice(game: Game, robots, taken: set[int]) -> list[int]:
+    """The robots (colours) a joining player asked for; empty means at random at the start."""
+    if not robots:
+        return []
+    robots = list(robots)
+    per = robots_per_seat(game)
+    if len(robots) != per or len(set(robots)) != len(robots):
+        raise GameError(f"Choose {per} different robot(s), or none.")
+    if any(not isinstance(r, int) or not 1 <= r <= 8 for r in robots):
+        raise GameError("Robots are numbered 1 to 8.")
+    if set(robots) & set(taken):
+        raise Conflict("Another player has already chosen that robot.")
+    return robots
+
+
+def start_options(game: Game, seats: list[Seat], rng: random.Random) -> dict:
+    """The robots of every seat: those chosen, and free ones at random for the rest (O2)."""
+    chosen = {r for s in seats for r in s.robots}
+    free = [r for r in range(1, 9) if r not in chosen]
+    rng.shuffle(free)
+    per = robots_per_seat(game)
+    robots = {}
+    for seat in seats:
+        mine = sorted(seat.robots) if seat.robots else sorted(free.pop() for _ in range(per))
+        robots[seat.seat_id] = seat.robots = mine
+    return {"robots": robots}
+
+
+def table_context(game: Game) -> dict:
+    taken = {r for s in game.seats.all() for r in s.robots}
+    return {"robot_choices": [(n, COLOURS[n]) for n in range(1, 9) if n not in taken]}
+
+
+# --- the game page -----------------------------------------------------------------------------
+
+
+def program_sentence(entry: dict) -> str:
+    action, number, robot = entry["action"], entry["number"], entry["robot"]
+    if action == "attack":
+        return "Defend" if number == robot else f"Attack {COLOURS[number].capitalize()}"
+    return f"{ACTION_LABELS[action]} junkyard {number}"
+
+
+def _picked(action: object) -> dict[int, dict]:
+    """What a refused program picked, per robot (anything malformed is left out: it only
+    pre-checks the form's radio buttons)."""
+    entries = action.get("programs") if isinstance(action, dict) else None
+    if not isinstance(entries, list):
+        return {}
+    return {
+        e["robot"]: e for e in entries if isinstance(e, dict) and isinstance(e.get("robot"), int)
+    }
+
+
+def context(table: Table) -> dict:
+    """Junkyards in a ring, robots, my program form, the story of the last turn."""
+    view, legal, names, seen = table.view, table.legal, table.names, table.seen
+    players = robot_names(view, names)
+    robots = []
+    for key in sorted(view["robots"], key=int):
+        r = view["robots"][key]
+        robots.append(
+            {
+                "number": int(key),
+                **r,
+                "player": players[key],
+                "submitted": view["submitted"].get(r["seat"], False),
+                "mine": int(key) in view["my_robots"],
+            }
+        )
+    yards = []
+    for n in range(1, 9):
+        gears = view["junkyards"].get(str(n))
+        yards.append({"number": n, "in_play": gears is not None, "gears": gears or []})
+    story = view.get("last_story") or {}
+    waiting_for = [names.get(s, s) for s, done in view["submitted"].items() if not done]
+    return {
+        "legal": legal,
+        "robots": robots,
+        "yards": yards,
+        "program_form": _program_form(view, legal, _picked(table.refused)),
+        "my_program": [
+            {**e, "sentence": program_sentence(e), "colour": COLOURS[e["robot"]]}
+            for e in (view.get("my_program") or [])
+        ],
+        "waiting_for": waiting_for,
+        "story_turn": story.get("turn"),
+        "story_programs": [
+            {
+                **e,
+                "sentence": program_sentence(e),
+                "colour": COLOURS[e["robot"]],
+                "player": names.get(e["seat"], ""),
+            }
+            for e in story.get("revealed", [])
+        ],
+        "story": [describe(e, players) for e in story.get("events", [])],
+        "story_new": seen is not None and story.get("turn", 0) > seen,
+        "mark_now": story.get("turn", 0),
+        "ranking": sorted(robots, key=lambda r: -r["points"]),
+        "fragment_url": reverse("game_fragment", args=[table.game.pk]),
+        "resolving": view["all_programmed"] and not view["over"],
+    }
+
+
+def _program_form(view: dict, legal: list[dict], refused: dict) -> list[dict]:
+    """The program form offers exactly the actions and numbers legal_actions allows, per robot;
+    after a refusal it shows what the player just picked, not what is stored."""
+    options: dict[int, dict] = {}
+    for action in legal:
+        for entry in action["programs"]:
+            slot = options.setdefault(entry["robot"], {"actions": [], "numbers": []})
+            if entry["action"] not in slot["actions"]:
+                slot["actions"].append(entry["action"])
+            if entry["number"] not in slot["numbers"]:
+                slot["numbers"].append(entry["number"])
+    current = refused or {e["robot"]: e for e in (view.get("my_program") or [])}
+    return [
+        {
+            "robot": r,
+            "name": COLOURS[r].capitalize(),
+            "colour": COLOURS[r],
+            "actions": [
+                (a, ACTION_LABELS[a])
+                for a in sorted(opts["actions"], key=list(ACTION_LABELS).index)
+            ],
+            "numbers": [(n, COLOURS[n]) for n in sorted(opts["numbers"])],
+            "current": current.get(r),
+        }
+        for r, opts in sorted(options.items())
+    ]
+
+
+def parse_move(post) -> dict | None:
+    """The program form: robot-N-action / robot-N-number fields, one pair per robot."""
+    if "program" not in post:
+        return None
+    programs = []
+    for key in post:
+        if key.startswith("robot-") and key.endswith("-action"):
+            robot = key[len("robot-") : -len("-action")]
+            try:
+                programs.append(
+                    {
+                        "robot": int(robot),
+                        "action": post[key],
+                        "number": int(post.get(f"robot-{robot}-number", "")),
+                    }
+                )
+            except ValueError:
+                return None
+    return {"type": "program", "programs": programs} if programs else None
+
+
+def refused_query(query) -> str:
+    return ""  # the program form keeps its own choices
+
+
+# --- the log and the e-mails -------------------------------------------------------------------
+
+
+def log_context(game: Game, me: str | None, names: dict) -> dict:
+    view = engine.view(game.state, me)
+    robots = robot_names(view, names)
+    turns = [
+        {
+            "turn": story["turn"],
+            "programs": [
+                f"{COLOURS[p['robot']].capitalize()}: {program_sentence(p)}"
+                for p in story["revealed"]
+            ],
+            "lines": [describe(e, robots) for e in story["events"]],
+        }
+        for story in reversed(view["story"])
+    ]
+    return {"lines": None, "turns": turns}
+
+
+def email_context(note_kind: str, game: Game, me: str | None, names: dict, turn: int) -> dict:
+    """The story of the turn just resolved (or of the last one, at the end of the game)."""
+    if not game.state or note_kind not in (
+        Notification.Kind.TURN_RESOLVED,
+        Notification.Kind.GAME_OVER,
+    ):
+        return {}
+    wanted = turn - 1 if note_kind == Notification.Kind.TURN_RESOLVED else None
+    view = engine.view(game.state, me)
+    robots = robot_names(view, names)
+    stories = view["story"]
+    story = next((s for s in stories if s["turn"] == wanted), stories[-1] if stories else None)
+    return {"story": [describe(e, robots) for e in story["events"]] if story else []}
