@@ -53,7 +53,13 @@ class NewGameForm(forms.Form):
         help_text="One robot, or two in advanced mode; leave empty for a random one.",
     )
     public = forms.BooleanField(
-        required=False, label="List in the lobby so anyone can join", label_suffix=""
+        required=False, label="List in the lobby so anyone can join (and watch)", label_suffix=""
+    )
+    watchable_by_link = forms.BooleanField(
+        required=False,
+        initial=True,
+        label="Anyone with the link may watch once the game starts",
+        label_suffix="",
     )
 
     field_order = [
@@ -63,6 +69,7 @@ class NewGameForm(forms.Form):
         "bots",
         "bot_kind",
         "public",
+        "watchable_by_link",
         "target",
         "advanced",
         "robots",
@@ -84,6 +91,7 @@ class NewGameForm(forms.Form):
             kind=d["kind"],
             seat_count=d["seat_count"],
             public=d["public"],
+            watchable_by_link=d["watchable_by_link"] or d["public"],
             turn_seconds=d["turn_seconds"],
             bots=tuple([d["bot_kind"]] * d["bots"]),
             **page(d["kind"]).spec_fields(d),

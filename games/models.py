@@ -43,7 +43,14 @@ class Game(models.Model):
     status = models.CharField(max_length=16, choices=Status.choices, default=Status.OPEN)
     options = models.JSONField(default=dict, blank=True)
     seat_count = models.PositiveSmallIntegerField()
-    public = models.BooleanField(default=False, help_text="Listed in the lobby for anyone to join.")
+    public = models.BooleanField(
+        default=False,
+        help_text="Listed in the lobby for anyone to join, and to watch once it starts.",
+    )
+    # A private table: may those who have its link (not seated) watch the game once it starts?
+    watchable_by_link = models.BooleanField(
+        default=True, help_text="Anyone with the table's link may watch the game in play."
+    )
     join_token = models.CharField(max_length=32, default=new_token, unique=True)
     # The engine's state: never sent to a browser as is (it holds hands, the draw order and the
     # generator's state). Templates only ever see engine.view(state, seat).

@@ -60,6 +60,23 @@ def former_seat_of(game: Game, user: User | None) -> Seat | None:
     return next((s for s in game.seats.all() if s.replaced_user_id == user.pk), None)
 
 
+def may_watch(game: Game, user: User | None, token: str | None) -> bool:
+    """May this visitor see the game (read only)? Its players (and those who left their seat
+    to a bot), anyone for a public game, those invited to the table, the importer of a game
+    record; with the table's link, anyone while it waits for players and, once it has started,
+    if the table lets its link be used to watch. (views.poll's SQL asks the same.)"""
+    if game.public or seat_of(game, user) is not None or former_seat_of(game, user) is not None:
+        return True
+    if user is not None and user.is_authenticated:
+        if game.imported and game.creator_id == user.pk:
+            return True
+        if any(i.user_id == user.pk for i in game.invitations.all()):
+            return True
+    if token and _token_matches(token, game.join_token):
+        return game.status == Status.OPEN or game.watchable_by_link
+    return False
+
+
 def check_can_play(user: User) -> None:
     reason = getattr(user, "suspension_message", None)
     if reason:
@@ -79,6 +96,7 @@ class NewGame:
     advanced: bool = False
     bots: tuple[str, ...] = ()
     robots: tuple[int, ...] = ()
+    watchable_by_link: bool = True
 
 
 def create_game(creator: User, spec: NewGame) -> Game:
@@ -106,6 +124,7 @@ def create_game(creator: User, spec: NewGame) -> Game:
             kind=spec.kind,
             seat_count=spec.seat_count,
             public=spec.public,
+            watchable_by_link=spec.watchable_by_link,
             turn_seconds=spec.turn_seconds,
             options=options,
             creator=creator,

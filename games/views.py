@@ -58,17 +58,7 @@ def _visible_game(request: HttpRequest, game_id: int, *, token: str | None = Non
     game = Game.objects.filter(pk=game_id).select_related("creator").prefetch_related(SEATS).first()
     if game is None:
         raise Http404("There is no such game.")
-    if game.public or services.seat_of(game, request.user) is not None:
-        return game
-    if game.imported and game.creator_id == request.user.pk:
-        return game  # a game record the visitor imported
-    if services.former_seat_of(game, request.user) is not None:
-        return game
-    if token and token == game.join_token:
-        return game
-    if request.user.is_authenticated and any(
-        i.user_id == request.user.pk for i in game.invitations.all()
-    ):
+    if services.may_watch(game, request.user, token):
         return game
     raise Http404("There is no such game.")
 
@@ -83,12 +73,27 @@ def _render_lobby(request: HttpRequest, form: NewGameForm, status: int = 200) ->
         .prefetch_related(SEATS)
         .order_by("-created")[:50]
     )
+    # Public games in play, to watch: the most recently moved first (the lobby's index).
+    watch_games = (
+        Game.objects.filter(status=Status.ACTIVE, public=True)
+        .prefetch_related(SEATS)
+        .defer("state")
+        .order_by("-updated")[:WATCH_SHOWN]
+    )
     return render(
         request,
         "games/lobby.html",
-        {"open_games": open_games, "form": form, "nav_section": "lobby"},
+        {
+            "open_games": open_games,
+            "watch_games": watch_games,
+            "form": form,
+            "nav_section": "lobby",
+        },
         status=status,
     )
+
+
+WATCH_SHOWN = 20
 
 
 @require_GET
@@ -329,9 +334,13 @@ def _game_context(
     # spectator sees it: their old hand is the bot's now.
     former = None if seat is not None else services.former_seat_of(game, request.user)
     context["former_seat"] = former
-    if seat is not None or former is not None:
+    # Spectators who are logged in read the chat too (read only); players write in it.
+    if seat is not None or request.user.is_authenticated:
         context["chat_messages"] = _chat_messages(game)
         context["chat_read_only"] = seat is None
+    context["spectator"] = seat is None and former is None
+    if context["spectator"]:
+        context["nav_section"] = "lobby"  # watching: a game found in the lobby, not one of mine
     if game.status == Status.FINISHED and game.result:
         context.update(_game_over_context(request, game, names, me))
     seen = seat.seen_mark if seat is not None and seat.seen_version else None
@@ -430,7 +439,9 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
 # and the number of games waiting for that user (the nav's badge), by the seat's (user, to_act)
 # index.
 _POLL_SQL = f"""
-    SELECT g.version, g.status, g.chat_seq, (g.public OR g.join_token = %s), s.id IS NOT NULL,
+    SELECT g.version, g.status, g.chat_seq,
+        (g.public OR (g.join_token = %s AND (g.status = %s OR g.watchable_by_link))),
+        s.id IS NOT NULL,
         u.password, CASE WHEN s.user_id = %s THEN s.id END, s.watched,
         (SELECT count(*) FROM {Seat._meta.db_table} t
             JOIN {Game._meta.db_table} tg ON tg.id = t.game_id
@@ -447,7 +458,17 @@ _POLL_SQL = f"""
 def _poll_row(game_id: int, user_id: int, token: str) -> tuple | None:
     with connection.cursor() as cursor:
         cursor.execute(
-            _POLL_SQL, [token, user_id, Status.ACTIVE.value, user_id, user_id, user_id, game_id]
+            _POLL_SQL,
+            [
+                token,
+                Status.OPEN.value,
+                user_id,
+                Status.ACTIVE.value,
+                user_id,
+                user_id,
+                user_id,
+                game_id,
+            ],
         )
         return cursor.fetchone()
 
@@ -604,10 +625,9 @@ def _chat_messages(game: Game) -> list[ChatMessage]:
 
 
 def _chat_response(request, game_id: int, *, error: str = "", notice: str = "", status=200):
-    game = _visible_game(request, game_id)
+    """The chat log: for whoever may watch the game (players write, the others read)."""
+    game = _visible_game(request, game_id, token=request.GET.get("token"))
     seat = services.seat_of(game, request.user)
-    if seat is None and services.former_seat_of(game, request.user) is None:
-        raise Http404("There is no such game.")
     if not request.htmx and request.method == "POST":
         if error:
             messages.error(request, error)
@@ -620,6 +640,7 @@ def _chat_response(request, game_id: int, *, error: str = "", notice: str = "", 
         "chat_error": error,
         "chat_notice": notice,
         "chat_read_only": seat is None,
+        "former_seat": None if seat else services.former_seat_of(game, request.user),
     }
     return render(request, "games/chat.html#log", context, status=status)
 

@@ -5,6 +5,7 @@ from django.core.cache import cache
 from django.urls import reverse
 
 from games.models import ChatMessage, Game, Report
+from tests.web.helpers import start_geared
 
 pytestmark = pytest.mark.django_db
 
@@ -69,13 +70,29 @@ def test_html_in_a_message_is_shown_as_text(client, alice, geared_game):
     assert "&lt;script&gt;alert(1)&lt;/script&gt;&lt;b&gt;bold&lt;/b&gt;" in page
 
 
-def test_a_non_player_can_neither_read_nor_post(client, carol, geared_game):
+def test_a_spectator_reads_the_chat_but_cannot_post(client, alice, carol, geared_game):
+    """Issue 17: a public game's spectators read its chat; only its players write in it."""
+    client.force_login(alice)
+    client.post(chat_url(geared_game), {"text": "good luck"})
     client.force_login(carol)
     assert client.post(chat_url(geared_game), {"text": "let me in"}).status_code == 404
-    assert client.get(chat_url(geared_game)).status_code == 404
+    log = client.get(chat_url(geared_game))
+    assert log.status_code == 200 and "good luck" in log.content.decode()
+    assert ChatMessage.objects.count() == 1
+    page = client.get(geared_game.get_absolute_url()).content.decode()
+    assert "good luck" in page and "Message the table" not in page
+    assert "only the players write in it" in page
+
+
+def test_a_stranger_to_a_private_game_can_neither_read_nor_post(client, alice, bob, carol):
+    game = start_geared([alice, bob], public=False)
+    game.watchable_by_link = False
+    game.save(update_fields=["watchable_by_link"])
+    client.force_login(carol)
+    assert client.post(chat_url(game), {"text": "let me in"}).status_code == 404
+    assert client.get(chat_url(game)).status_code == 404
+    assert client.get(chat_url(game), {"token": game.join_token}).status_code == 404
     assert not ChatMessage.objects.exists()
-    # the game is public: carol may watch, but the chat is for its players
-    assert "Message the table" not in client.get(geared_game.get_absolute_url()).content.decode()
 
 
 def test_anonymous_visitors_are_sent_to_log_in(client, geared_game):
