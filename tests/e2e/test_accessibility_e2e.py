@@ -13,7 +13,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from tests.conftest import PASSWORD
-from tests.e2e.helpers import DESKTOP, PHONE, log_in
+from tests.e2e.helpers import DESKTOP, PHONE, give_cards, log_in
 from tests.e2e.test_screens_e2e import geared_mid_game, outofgears_mid_game
 from tests.web.helpers import advance, seat_to_act
 
@@ -44,6 +44,10 @@ def test_the_main_pages_have_no_serious_accessibility_problem(
     if seat_to_act(geared).user_id != alice.pk:
         geared = advance(geared, 1)  # her hand as she plays: tappable cards, choices
     assert seat_to_act(geared).user_id == alice.pk
+    # Action cards in her hand, whatever the deal: some she may play now and some she may not
+    # (drawn flat then), so both looks are checked on every run, not only on a lucky deal.
+    give_cards(geared.pk, {seat_to_act(geared).seat_id: [75, 81, 87]})
+    geared.refresh_from_db()
     oog = outofgears_mid_game(alice, bob, carol)
     pages = {
         "lobby": reverse("lobby"),
