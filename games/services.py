@@ -20,7 +20,7 @@ from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 
 from accounts.models import EmailSuppression, User
-from games import effects, engines, notifications, ratings
+from games import effects, engines, notifications, ratings, vacation
 from games.models import BotKind, Game, Invitation, Kind, Move, Seat, Status, seat_names
 
 log = logging.getLogger(__name__)
@@ -700,6 +700,8 @@ def expire_turn(game_id: int, turn: int, *, now=None) -> bool:
             absent = [seats[sid] for sid in engines.seats_to_act(game.kind, game.state)]
         else:
             absent = [seats[sid] for sid in eng.timeout_actions(game.state)]
+        if vacation.hold_deadline(game, absent, now):  # a player away: the turn waits
+            return False
         for seat in absent:
             if game.kind == Kind.GEARED:
                 # The absent player's whole turn: the greedy bot may rearrange first, then plays.
