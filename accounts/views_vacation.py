@@ -48,9 +48,8 @@ def vacation(request: HttpRequest) -> HttpResponse:
                     raise rules.VacationError(form.errors["until"][0])
                 until = form.cleaned_data["until"]
                 play.take(user, until)
-                messages.success(
-                    request, f"You are away until {until:%d %b %Y}: your games wait for you."
-                )
+                back = f"{until.day} {until:%b %Y}"
+                messages.success(request, f"You are away until {back}: your games wait for you.")
             case "end":
                 play.come_back(user)
                 messages.success(request, "Welcome back: your games' deadlines run again.")
