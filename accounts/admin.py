@@ -13,7 +13,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
-from accounts.models import EmailSuppression, User
+from accounts.models import EmailSuppression, User, Vacation
 from games import moderation, services
 from games.models import Report
 
@@ -175,3 +175,20 @@ class EmailSuppressionAdmin(admin.ModelAdmin):
     list_display = ["email", "reason", "created"]
     list_filter = ["reason"]
     search_fields = ["email"]
+
+
+@admin.register(Vacation)
+class VacationAdmin(admin.ModelAdmin):
+    """Who is or was away (players set it on their profile; docs/vacation.md)."""
+
+    list_display = ["user", "first_day", "last_day", "ends", "ended"]
+    list_filter = ["first_day"]
+    search_fields = ["user__username", "user__display_name"]
+    list_select_related = ["user"]
+    readonly_fields = ["user", "first_day", "last_day", "started", "ends", "ended"]
+
+    def has_add_permission(self, request) -> bool:
+        return False
+
+    def has_change_permission(self, request, obj=None) -> bool:
+        return False

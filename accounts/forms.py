@@ -18,3 +18,15 @@ class ProfileForm(forms.ModelForm):
         if not name:
             return name  # the username is shown instead
         return check_name(name, user=self.instance)
+
+
+class VacationForm(forms.Form):
+    until = forms.DateField(
+        label="Away until",
+        help_text="The last day you are away (your time zone). Your games' deadlines wait for you.",
+        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+        error_messages={
+            "required": "Choose the last day you are away.",
+            "invalid": "Give the date as YYYY-MM-DD.",
+        },
+    )

@@ -54,6 +54,16 @@ class User(AbstractUser):
     )
     suspension_reason = models.CharField(max_length=500, blank=True)
 
+    # On vacation (accounts/vacation.py): the last day away, as the player chose it, and the
+    # moment they are back (the midnight after it, in their time zone). Kept on the user so
+    # that a game page and a deadline check read it with the seats they already load.
+    away_until = models.DateField(null=True, blank=True)
+    away_ends = models.DateTimeField(null=True, blank=True)
+
+    @property
+    def is_away(self) -> bool:
+        return self.away_ends is not None and self.away_ends > timezone.now()
+
     @property
     def is_suspended(self) -> bool:
         if not self.suspended:
@@ -107,3 +117,26 @@ class EmailSuppression(models.Model):
     @classmethod
     def add(cls, email: str, reason: str) -> None:
         cls.objects.get_or_create(email=email.strip().lower(), defaults={"reason": reason})
+
+
+class Vacation(models.Model):
+    """One stretch away: the calendar days it covers count against the yearly allowance
+    (GEARTABLE_VACATION_DAYS_PER_YEAR). Ended early, it covers the days up to the day it ended."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="vacations")
+    first_day = models.DateField()
+    last_day = models.DateField()
+    started = models.DateTimeField()
+    ends = models.DateTimeField(help_text="When the player is back (planned).")
+    ended = models.DateTimeField(null=True, blank=True, help_text="Ended early by the player.")
+
+    class Meta:
+        ordering = ["user", "-first_day", "-pk"]
+        indexes = [models.Index(fields=["user", "last_day"], name="vacation_user_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.user} away {self.first_day}–{self.last_day}"
+
+    @property
+    def days(self) -> int:
+        return (self.last_day - self.first_day).days + 1

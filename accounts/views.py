@@ -9,6 +9,7 @@ from django.views.decorators.http import require_http_methods
 from accounts.forms import ProfileForm
 from accounts.middleware import remember_time_zone
 from accounts.models import User
+from accounts.views_vacation import vacation_context
 from games.notifications import read_unsubscribe_token
 
 
@@ -20,7 +21,8 @@ def profile(request: HttpRequest) -> HttpResponse:
         remember_time_zone(request, user)
         messages.success(request, "Your profile is saved.")
         return redirect("profile")
-    return render(request, "accounts/profile.html", {"form": form})
+    context = {"form": form, **vacation_context(request.user)}
+    return render(request, "accounts/profile.html", context)
 
 
 PREFERENCE_LABELS = {

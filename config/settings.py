@@ -288,6 +288,9 @@ GEARTABLE_UNSUBSCRIBE_LINK_DAYS = env_int("GEARTABLE_UNSUBSCRIBE_LINK_DAYS", 365
 # A player whose open game page checked for news this recently (seconds) is watching the game:
 # no "your turn" or "turn resolved" e-mail for it (reminders still go). 0 turns this off.
 GEARTABLE_WATCHING_SECONDS = env_int("GEARTABLE_WATCHING_SECONDS", 60, minimum=0)
+# Days a player may be away (deadlines paused) per calendar year; also the longest single
+# vacation. 0 turns vacations off (docs/vacation.md).
+GEARTABLE_VACATION_DAYS_PER_YEAR = env_int("GEARTABLE_VACATION_DAYS_PER_YEAR", 30, minimum=0)
 
 LOGGING = {
     "version": 1,

@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from config.admin import stuck_after
-from games import engines, moderation, services
+from games import engines, moderation, services, vacation
 from games.models import (
     ChatMessage,
     Digest,
@@ -106,6 +106,8 @@ class ModerateForm(forms.Form):
         ("extend", "Extend the current deadline"),
         ("replace", "Replace a seat with a bot"),
         ("resolve", "Resolve a stuck Out of Gears turn again"),
+        ("exempt", "Exempt from vacations: deadlines run while a player is away"),
+        ("unexempt", "End the vacation exemption: deadlines wait for away players again"),
     ]
     action = forms.ChoiceField(choices=ACTIONS)
     seat = forms.ModelChoiceField(queryset=Seat.objects.none(), required=False)
@@ -123,7 +125,15 @@ PLAYING = "player_views_hidden"
 @admin.register(Game)
 class GameAdmin(admin.ModelAdmin):
     list_display = ["id", "kind", "status", "players", "turn", "deadline", "created", "updated"]
-    list_filter = ["kind", "status", StuckFilter, DeadlineFilter, "created", "public"]
+    list_filter = [
+        "kind",
+        "status",
+        StuckFilter,
+        DeadlineFilter,
+        "vacation_exempt",
+        "created",
+        "public",
+    ]
     search_fields = ["seats__user__username", "seats__user__email", "seats__user__display_name"]
     date_hierarchy = "created"
     fields = [
@@ -136,6 +146,7 @@ class GameAdmin(admin.ModelAdmin):
         "turn",
         "version",
         "deadline",
+        "vacation_exempt",
         "due_since",
         "created",
         "started",
@@ -238,6 +249,9 @@ class GameAdmin(admin.ModelAdmin):
                         moderation.replace_seat(me, data["seat"].pk, data["reason"])
                     case "resolve":
                         moderation.rerun_resolution(me, game.pk, data["reason"])
+                    case "exempt" | "unexempt":
+                        exempt = data["action"] == "exempt"
+                        vacation.set_exempt(me, game.pk, exempt, data["reason"])
             except services.GameError as exc:
                 form.add_error(None, exc.message)
             else:

@@ -81,6 +81,11 @@ class Game(models.Model):
     # Replayed from a game record (games/records.py): a finished game with no players of this
     # site, visible to its importer and by its link, and counted in nobody's statistics.
     imported = models.BooleanField(default=False)
+    # Set by a moderator for a game that cannot wait: its deadlines run while a player is on
+    # vacation (games/vacation.py).
+    vacation_exempt = models.BooleanField(
+        default=False, help_text="Deadlines run even while a player is away on vacation."
+    )
 
     class Meta:
         indexes = [

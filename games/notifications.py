@@ -23,7 +23,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import EmailSuppression, User
-from games import effects, outbox
+from games import effects, outbox, vacation
 from games.models import Digest, Game, Invitation, Notification, Seat, Status, seat_names
 from games.pages import page
 
@@ -203,6 +203,8 @@ def deliver(notification_id: int) -> bool:
     if reason:
         outbox.mark_skipped(note, reason)
         return False
+    if vacation.hold_for_return(note):  # the player is away: it waits for their return
+        return False
 
     def send() -> None:
         context, headers = _context(note)
@@ -364,6 +366,8 @@ def deliver_digest(digest_id: int) -> bool:
     """Send one digest if it is still pending, as deliver() sends a notification."""
     digest = outbox.claim(Digest.objects.select_related("user"), digest_id)
     if digest is None:
+        return False
+    if vacation.skip_digest(digest):
         return False
     user = digest.user
     waiting = list(

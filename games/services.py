@@ -21,7 +21,7 @@ from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 
 from accounts.models import EmailSuppression, User
-from games import effects, engines, notifications, ratings
+from games import effects, engines, notifications, ratings, vacation
 from games.errors import Conflict, Forbidden, GameError, NotFound
 from games.interface import IllegalMove
 from games.models import TURN_TIMES, BotKind, Game, Invitation, Move, Seat, Status, seat_names
@@ -671,6 +671,8 @@ def expire_turn(game_id: int, turn: int, *, now=None) -> bool:
             return _resolve(game)
         seats = {s.seat_id: s for s in game.seats.select_related("user", "replaced_user")}
         absent = [seats[sid] for sid in sorted(eng.to_act(game.state), key=int)]
+        if vacation.hold_deadline(game, absent, now):  # a player away: the turn waits
+            return False
         for seat in absent:
             # The rules' default for the missed turn (Geared: the greedy bot plays it, perhaps
             # rearranging first; Out of Gears: O19's default program), bounded: the last step

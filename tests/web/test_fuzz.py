@@ -134,6 +134,7 @@ ENDPOINTS = {
         ),
     ),
     "unsubscribe": ("POST", "all", "token", params("List-Unsubscribe")),
+    "vacation": ("POST", "stranger", "plain", params("action", "until")),
     "account_login": ("POST", "stranger", "plain", params("login", "password")),
 }
 # The token endpoints refuse the POST of a forged token just as the GET: fuzz both.
@@ -160,7 +161,13 @@ def snapshot():
         EmailSuppression.objects.count(),
         list(
             User.objects.order_by("pk").values_list(
-                "pk", "display_name", "time_zone", "notify_turn", "notify_reminder", "password"
+                "pk",
+                "display_name",
+                "time_zone",
+                "notify_turn",
+                "notify_reminder",
+                "password",
+                "away_until",
             )
         ),
     )

@@ -4,12 +4,14 @@ is revealed), live updates and the chat read only."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from django.urls import reverse
 
 from games import services
 from tests.conftest import make_user
-from tests.web.helpers import advance, client_for, start_geared, text
+from tests.web.helpers import advance, client_for, seat_to_act, start_geared, text
 from tests.web.test_hidden import assert_no_secrets, card_ids_shown, every_page, hidden_from
 from tests.web_oog.helpers import program, sentence, start_oog
 
@@ -42,9 +44,10 @@ def test_a_spectator_is_updated_live_and_cannot_move(alice, bob, carol):
     changed = poll(watcher, game, game.version - 1)
     assert changed.status_code == 200 and "game" in changed["X-Refresh"]
     before = game.version
-    legal = services.engines.engine("geared").legal_actions(game.state, game.state["seats"][0])
+    seat = seat_to_act(game)
+    legal = services.engines.engine("geared").legal_actions(game.state, seat.seat_id)
     response = watcher.post(
-        reverse("game_move", args=[game.pk]), {"action": str(legal[0]), "version": before}
+        reverse("game_move", args=[game.pk]), {"action": json.dumps(legal[0]), "version": before}
     )
     assert response.status_code in (302, 400, 404)
     game.refresh_from_db()

@@ -1,0 +1,224 @@
+"""Vacation in play: a game's deadline waits for a player who is away, their turn e-mails wait
+for their return, and a moderator may exempt a game that cannot wait (docs/vacation.md).
+
+The allowance and the player's own dates are accounts/vacation.py's; this module is what they
+do to games, called from a few hooks: `hold_deadline` in services.expire_turn (under the game's
+row lock), `hold_for_return` and `skip_digest` in the notifications' delivery, `away_seats` in
+the game pages, and `take` / `come_back` / `set_exempt` from the profile and the admin.
+"""
+
+from __future__ import annotations
+
+from datetime import date, datetime, timedelta
+
+from django.db import transaction
+from django.db.models import F
+from django.utils import timezone
+
+from accounts import vacation as allowance
+from accounts.models import User
+from games import effects, outbox
+from games.models import Digest, Game, ModerationAction, Notification, Seat, Status
+
+# What a held e-mail's row says while it waits (its `error`, shown in the admin's outbox).
+HELD = "Held: the player is away on vacation"
+# The e-mails that wait for the player's return; the others (game over, replaced, aborted)
+# are not about a move they owe, and go at once.
+HELD_KINDS = (
+    Notification.Kind.YOUR_TURN,
+    Notification.Kind.TURN_RESOLVED,
+    Notification.Kind.REMINDER,
+)
+
+
+def is_away(user: User | None, now: datetime | None = None) -> bool:
+    return (
+        user is not None and user.away_ends is not None and user.away_ends > (now or timezone.now())
+    )
+
+
+# --- deadlines --------------------------------------------------------------------------------
+
+
+def hold_deadline(game: Game, absent: list[Seat], now: datetime) -> bool:
+    """services.expire_turn, under the game's row lock, before it plays for the absent seats:
+    if one of them is a player away on vacation (and the game is not exempt), nobody is played
+    for or counted as missing; the deadline moves to the away player's return plus the full
+    time per turn. True if it did (the caller then stops). Runs once per pause: the deadline
+    it sets is past the return, so the beat does not pick the game again until then."""
+    if game.vacation_exempt:
+        return False
+    away = [s.user for s in absent if not s.bot and is_away(s.user, now)]
+    if not away:
+        return False
+    back = max(u.away_ends for u in away)
+    game.deadline = back + timedelta(seconds=game.turn_seconds)
+    game.save(update_fields=["deadline", "updated"])
+    return True
+
+
+def _retime(user: User, old_back: datetime, new_back: datetime, now: datetime) -> int:
+    """The player's return moved from `old_back` to `new_back` (back early, or a new date):
+    each deadline paused for them (set past `now` + the time per turn, up to their old return
+    + that time) moves to `new_back` + the time per turn. Each game under its row lock."""
+    game_ids = list(
+        Seat.objects.filter(
+            user=user,
+            to_act=True,
+            game__status=Status.ACTIVE,
+            game__vacation_exempt=False,
+            game__turn_seconds__gt=0,
+        ).values_list("game_id", flat=True)
+    )
+    moved = 0
+    for game_id in game_ids:
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or game.deadline is None or game.status != Status.ACTIVE:
+            continue
+        turn = timedelta(seconds=game.turn_seconds)
+        if now + turn < game.deadline <= old_back + turn:  # paused for this player
+            game.deadline = new_back + turn
+            game.save(update_fields=["deadline", "updated"])
+            moved += 1
+    return moved
+
+
+# --- the player's vacation ------------------------------------------------------------------
+
+
+def take(user: User, until: date, now: datetime | None = None):
+    """Set (or change) the player's vacation: away until the end of `until`. A new date moves
+    what waited for the old one: paused deadlines (to the new return + the time per turn) and,
+    if sooner, held e-mails."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        old_back = user.away_ends if is_away(user, now) else None
+        stretch = allowance.start(user, until, now)
+        if old_back is not None and stretch.ends != old_back:
+            _retime(user, old_back, stretch.ends, now)
+            _release_mail(user, stretch.ends, now)
+    return stretch
+
+
+def come_back(user: User, now: datetime | None = None):
+    """End the player's vacation now: paused deadlines get the full time per turn from now,
+    and the e-mails that waited go out (once each: they are the same outbox rows)."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        old_back = user.away_ends
+        stretch = allowance.end(user, now)
+        _retime(user, old_back or stretch.ends, now, now)
+        _release_mail(user, now, now)
+    return stretch
+
+
+# --- e-mails ------------------------------------------------------------------------------------
+
+
+def hold_for_return(note: Notification) -> bool:
+    """notifications.deliver, after the claim: a turn e-mail to a player who is away goes back
+    to PENDING, due at their return (the outbox's sweep sends it then, or `come_back` at once),
+    with a day of retries from then. A reminder is dropped if the same turn's "your turn" or
+    "turn resolved" e-mail already waits: one e-mail per game on return. True if held."""
+    user = note.user
+    if note.kind not in HELD_KINDS or not is_away(user):
+        return False
+    if note.kind == Notification.Kind.REMINDER and (
+        Notification.objects.filter(
+            user=user,
+            game_id=note.game_id,
+            turn=note.turn,
+            kind__in=(Notification.Kind.YOUR_TURN, Notification.Kind.TURN_RESOLVED),
+            state=outbox.State.PENDING,
+            error__startswith=HELD,
+        ).exists()
+    ):
+        outbox.mark_skipped(note, "Not needed: the turn's own e-mail waits for the player.")
+        return True
+    Notification.objects.filter(
+        pk=note.pk, state=outbox.State.SENDING, claimed=note.claimed
+    ).update(
+        state=outbox.State.PENDING,
+        claimed=None,
+        attempts=F("attempts") - 1,  # waiting is not a failed attempt
+        next_attempt=user.away_ends,
+        give_up_at=user.away_ends + outbox.seconds("OUTBOX_GIVE_UP_AFTER"),
+        error=f"{HELD} until {user.away_until:%d %b %Y}.",
+    )
+    # 0 rows: the claim was taken back meanwhile, and the row is another worker's to send.
+    return True
+
+
+def _release_mail(user: User, when: datetime, now: datetime) -> None:
+    """Held e-mails of this player due at `when` instead (their return moved); sent after
+    commit if that is now."""
+    rows = Notification.objects.filter(
+        user=user, state=outbox.State.PENDING, error__startswith=HELD, next_attempt__gt=when
+    )
+    ids = list(rows.values_list("pk", flat=True))
+    Notification.objects.filter(pk__in=ids, state=outbox.State.PENDING).update(
+        next_attempt=when,
+        give_up_at=when + outbox.seconds("OUTBOX_GIVE_UP_AFTER"),
+    )
+    if when <= now:
+        for pk in ids:
+            effects.after_commit("games.tasks.send_notification", pk)
+
+
+def skip_digest(digest: Digest) -> bool:
+    """notifications.deliver_digest, after the claim: no daily digest while the player is away
+    (each day's would pile up for the return; the turn e-mails held wait instead)."""
+    if not is_away(digest.user):
+        return False
+    outbox.mark_skipped(digest, "Not sent: the player is away on vacation.")
+    return True
+
+
+# --- the game page ---------------------------------------------------------------------------
+
+
+def away_seats(game: Game) -> list[dict]:
+    """Who the game waits for while they are away: only each one's name and last day away.
+    From the seats the page has already loaded (with their users): no query."""
+    if game.status != Status.ACTIVE or game.vacation_exempt:
+        return []
+    now = timezone.now()
+    return [
+        {"seat": s.seat_id, "name": s.name, "until": s.user.away_until}
+        for s in game.seats.all()
+        if s.to_act and s.user_id and not s.bot and is_away(s.user, now)
+    ]
+
+
+# --- moderators --------------------------------------------------------------------------------
+
+
+def set_exempt(moderator: User, game_id: int, exempt: bool, reason: str) -> Game:
+    """A game that cannot wait: its deadlines run while players are away (or, unset, wait for
+    them again). Exempting a paused game gives the absent player the full time per turn from
+    now, not the rest of their vacation. Recorded like every moderator action."""
+    from games.services import Conflict, locked_game
+
+    with transaction.atomic():
+        game = locked_game(game_id)
+        if game.vacation_exempt == exempt:
+            raise Conflict("This game is already exempt." if exempt else "This game is not exempt.")
+        details: dict = {"exempt": exempt}
+        game.vacation_exempt = exempt
+        fields = ["vacation_exempt", "updated"]
+        now = timezone.now()
+        if exempt and game.deadline and game.turn_seconds:
+            latest = now + timedelta(seconds=game.turn_seconds)
+            if game.deadline > latest:
+                details |= {"from": game.deadline.isoformat(), "to": latest.isoformat()}
+                game.deadline = latest
+                fields.append("deadline")
+        game.save(update_fields=fields)
+        ModerationAction.objects.create(
+            moderator=moderator,
+            action="exempt from vacations" if exempt else "end vacation exemption",
+            reason=reason,
+            game=game,
+            details=details,
+        )
+    return game

@@ -1,0 +1,223 @@
+"""Vacation in play (docs/vacation.md): a deadline does not pass for a player who is away —
+nobody plays for them or counts a miss — and runs again, with the full time per turn, once they
+are back; in Out of Gears the others still program; an exempt game runs as usual; the turn
+e-mails to the away player wait in the outbox and go once on their return."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import outbox, services, vacation
+from games.models import Game, ModerationAction, Move, Notification, Outgoing
+from tests.notify.helpers import (
+    Note,
+    notes,
+    play_turn,
+    seat_of,
+    seat_to_act,
+    start_geared,
+    start_oog,
+    submit_program,
+)
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+DAY = 86400
+SECOND = timedelta(seconds=1)
+State = Outgoing.State
+
+
+def away(user, days: int = 3):
+    """`user` goes on vacation now, until `days` days from today."""
+    vacation.take(user, timezone.localdate() + timedelta(days=days))
+    user.refresh_from_db()
+    return user
+
+
+def moves(game: Game, kind: str | None = None):
+    rows = Move.objects.filter(game=game)
+    return rows.filter(kind=kind) if kind else rows
+
+
+# --- Geared ----------------------------------------------------------------------------------
+
+
+def test_geared_the_deadline_waits_for_a_player_away(mailoutbox, alice, bob):
+    game = start_geared([alice, bob], turn_seconds=DAY)
+    absent = seat_to_act(game)
+    user = away(absent.user)
+    turn, count = game.turn, moves(game).count()
+
+    assert services.expire_turn(game.pk, turn, now=game.deadline + SECOND) is False
+    game.refresh_from_db()
+    assert (game.turn, moves(game).count()) == (turn, count), "nobody played for them"
+    assert game.deadline == user.away_ends + timedelta(seconds=DAY), "the full time after return"
+    absent.refresh_from_db()
+    assert (absent.missed_deadlines, absent.bot, absent.user_id) == (0, "", user.pk)
+    # Once per pause: the beat does not pick the game again before the return.
+    assert (game.pk, turn) not in services.due_deadlines()[0]
+    assert services.expire_turn(game.pk, turn, now=game.deadline - SECOND) is False
+    # After the return (and the full time), the deadline runs as usual.
+    assert services.expire_turn(game.pk, turn, now=game.deadline + SECOND) is True
+    game.refresh_from_db()
+    assert game.turn == turn + 1
+    assert moves(game, Move.Kind.TIMEOUT).filter(seat=absent).exists()
+
+
+def test_coming_back_early_gives_the_full_time_from_now(mailoutbox, alice, bob):
+    game = start_geared([alice, bob], turn_seconds=DAY)
+    user = away(seat_to_act(game).user, days=10)
+    services.expire_turn(game.pk, game.turn, now=game.deadline + SECOND)
+    before = timezone.now()
+    vacation.come_back(user)
+    game.refresh_from_db()
+    assert before + timedelta(seconds=DAY) <= game.deadline
+    assert game.deadline <= timezone.now() + timedelta(seconds=DAY)
+    assert services.expire_turn(game.pk, game.turn, now=game.deadline + SECOND) is True
+
+
+def test_a_new_return_date_moves_the_paused_deadline(mailoutbox, alice, bob):
+    game = start_geared([alice, bob], turn_seconds=DAY)
+    user = away(seat_to_act(game).user, days=10)
+    services.expire_turn(game.pk, game.turn, now=game.deadline + SECOND)
+    user = away(user, days=2)
+    game.refresh_from_db()
+    assert game.deadline == user.away_ends + timedelta(seconds=DAY)
+
+
+def test_a_player_away_who_is_not_to_act_pauses_nothing(mailoutbox, alice, bob):
+    game = start_geared([alice, bob], turn_seconds=DAY)
+    absent = seat_to_act(game)
+    away(bob if absent.user == alice else alice)
+    assert services.expire_turn(game.pk, game.turn, now=game.deadline + SECOND) is True
+
+
+def test_an_exempt_game_runs_its_deadlines_as_usual(mailoutbox, alice, bob, django_user_model):
+    from tests.conftest import make_user
+
+    moderator = make_user(django_user_model, "mod", is_staff=True, is_superuser=True)
+    game = start_geared([alice, bob], turn_seconds=DAY)
+    absent = seat_to_act(game)
+    away(absent.user)
+    vacation.set_exempt(moderator, game.pk, True, "a tournament final")
+    assert ModerationAction.objects.filter(game=game, action="exempt from vacations").exists()
+    game.refresh_from_db()
+    assert services.expire_turn(game.pk, game.turn, now=game.deadline + SECOND) is True
+    absent.refresh_from_db()
+    assert absent.missed_deadlines == 1
+
+
+# --- Out of Gears ------------------------------------------------------------------------------
+
+
+def test_oog_the_others_program_and_the_turn_waits_for_the_player_away(mailoutbox, alice, bob):
+    game = start_oog([alice, bob], turn_seconds=DAY)
+    user = away(bob)
+    submit_program(game, alice)
+    submit_program(game, alice)  # and may change it while the turn waits
+    game.refresh_from_db()
+    turn = game.turn
+    assert services.expire_turn(game.pk, turn, now=game.deadline + SECOND) is False
+    game.refresh_from_db()
+    assert game.turn == turn and not moves(game, Move.Kind.TIMEOUT).exists()
+    assert game.deadline == user.away_ends + timedelta(seconds=DAY)
+    assert seat_of(game, bob).missed_deadlines == 0
+
+    vacation.come_back(user)
+    game.refresh_from_db()
+    assert services.expire_turn(game.pk, turn, now=game.deadline + SECOND) is True
+    game.refresh_from_db()
+    assert game.turn == turn + 1, "O19: back, the missing robot defends and the turn resolves"
+    assert moves(game, Move.Kind.TIMEOUT).filter(seat=seat_of(game, bob)).exists()
+
+
+# --- e-mails -------------------------------------------------------------------------------------
+
+
+def to(mailoutbox, user) -> list:
+    return [m for m in mailoutbox if m.to == [user.email]]
+
+
+def test_the_your_turn_email_waits_for_the_return_and_goes_once(mailoutbox, alice, bob):
+    game = start_geared([alice, bob], turn_seconds=DAY)
+    mover = seat_to_act(game).user
+    other = bob if mover == alice else alice
+    user = away(other)
+    mailoutbox.clear()
+    play_turn(game)  # now it is the away player's turn
+    note = notes(game, Note.YOUR_TURN, user=user).get()
+    assert note.state == State.PENDING and note.error.startswith(vacation.HELD)
+    assert note.next_attempt == user.away_ends and note.attempts == 0
+    assert to(mailoutbox, user) == []
+    assert outbox.sweep()["emails"] == 0, "nothing due before the return"
+
+    vacation.come_back(user)
+    note.refresh_from_db()
+    assert note.state == State.SENT
+    assert len(to(mailoutbox, user)) == 1 and "Your turn" in to(mailoutbox, user)[0].subject
+    outbox.sweep(now=timezone.now() + timedelta(days=30))
+    assert len(to(mailoutbox, user)) == 1, "once"
+
+
+def test_at_the_natural_return_the_sweep_sends_what_waited(mailoutbox, alice, bob):
+    game = start_oog([alice, bob], turn_seconds=DAY)
+    user = away(bob)
+    mailoutbox.clear()
+    submit_program(game, alice)
+    submit_program(game, bob)  # playing while away is allowed; the turn resolves
+    note = notes(game, Note.TURN_RESOLVED, user=user).get()
+    assert note.state == State.PENDING and to(mailoutbox, user) == []
+    # The vacation is over (its end moved into the past rather than waiting for it).
+    past = timezone.now() - SECOND
+    type(user).objects.filter(pk=user.pk).update(away_ends=past)
+    Notification.objects.filter(pk=note.pk).update(next_attempt=past)
+    assert outbox.sweep()["emails"] == 1
+    note.refresh_from_db()
+    assert note.state == State.SENT and len(to(mailoutbox, user)) == 1
+    assert outbox.sweep()["emails"] == 0 and len(to(mailoutbox, user)) == 1
+
+
+def test_a_reminder_is_not_sent_while_away_and_not_twice_on_return(mailoutbox, alice, bob):
+    game = start_geared([alice, bob], turn_seconds=DAY)
+    mover = seat_to_act(game).user
+    user = away(bob if mover == alice else alice)
+    play_turn(game)
+    game.refresh_from_db()
+    services.remind(game.pk, game.turn, now=game.deadline - timedelta(hours=1))
+    reminder = notes(game, Note.REMINDER, user=user).get()
+    assert reminder.state == State.SKIPPED, "the turn's own e-mail waits already"
+    vacation.come_back(user)
+    assert len(to(mailoutbox, user)) == 1
+
+
+def test_a_reminder_waits_if_the_turn_email_went_before_the_vacation(mailoutbox, alice, bob):
+    game = start_geared([alice, bob], turn_seconds=DAY)
+    mover = seat_to_act(game).user
+    other = bob if mover == alice else alice
+    play_turn(game)  # "your turn" goes out at once
+    assert len(to(mailoutbox, other)) == 1
+    user = away(other)
+    game.refresh_from_db()
+    services.remind(game.pk, game.turn, now=game.deadline - timedelta(hours=1))
+    reminder = notes(game, Note.REMINDER, user=user).get()
+    assert reminder.state == State.PENDING and reminder.next_attempt == user.away_ends
+    vacation.come_back(user)
+    reminder.refresh_from_db()
+    assert reminder.state == State.SENT and len(to(mailoutbox, user)) == 2
+
+
+def test_no_daily_digest_while_away(mailoutbox, alice, bob):
+    from games import notifications
+    from games.models import Digest
+
+    bob.email_digest = True
+    bob.save(update_fields=["email_digest"])
+    start_geared([alice, bob], turn_seconds=DAY)
+    away(bob)
+    digest = Digest.objects.create(user=bob, day=timezone.localdate())
+    assert notifications.deliver_digest(digest.pk) is False
+    digest.refresh_from_db()
+    assert digest.state == State.SKIPPED and to(mailoutbox, bob) == []
