@@ -275,6 +275,13 @@ def start_game(user: User, game_id: int) -> Game:
         return _start(game, user)
 
 
+def table_rng() -> random.Random:
+    """The chance at a table's start (seat order, robots, the game's seed): the system's own.
+    CI's test run replaces it with a generator seeded per test (tests/conftest.py), so that a
+    landing never depends on a lucky deal; a developer's runs keep drawing new ones."""
+    return secrets.SystemRandom()
+
+
 def _start(game: Game, user: User) -> Game:
     """Start the locked, open game; `user` is the player whose click started it."""
     if game.status != Status.OPEN:
@@ -282,11 +289,11 @@ def _start(game: Game, user: User) -> Game:
     seats = list(game.seats.select_related("user", "replaced_user"))
     if len(seats) != game.seat_count:
         raise Conflict(f"Wait until all {game.seat_count} seats are filled.")
-    rng = secrets.SystemRandom()
+    rng = table_rng()
     rng.shuffle(seats)  # seat order at random; the engine picks the first player (G4)
     for position, seat in enumerate(seats, start=1):
         seat.position = position
-    game.seed = secrets.randbits(62)
+    game.seed = rng.getrandbits(62)
     options = dict(game.options)
     options["names"] = seat_names(seats)
     options.update(page(game.kind).start_options(game, seats, rng))  # e.g. robots per seat

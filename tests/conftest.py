@@ -20,6 +20,21 @@ if os.environ.get("CI"):
     hypothesis_settings.load_profile("ci")
 
 
+@pytest.fixture(autouse=True)
+def _seeded_tables(request, monkeypatch):
+    """Under CI, every game a test starts is dealt from a generator seeded by the test's name:
+    the same deals on every run (as Hypothesis is derandomized above), so a failure is replayed
+    with CI=true. A developer's runs keep drawing new deals, which is how flaky tests are found."""
+    if not os.environ.get("CI") or not request.config.pluginmanager.hasplugin("django"):
+        return
+    import random
+
+    from games import services  # lazily: engine tests run without Django
+
+    rng = random.Random(request.node.nodeid)
+    monkeypatch.setattr(services, "table_rng", lambda: rng)
+
+
 def make_user(django_user_model, username: str, **extra):
     from allauth.account.models import EmailAddress  # lazily: engine tests run without Django
 
