@@ -334,8 +334,9 @@ def _game_context(
     # spectator sees it: their old hand is the bot's now.
     former = None if seat is not None else services.former_seat_of(game, request.user)
     context["former_seat"] = former
-    # Spectators who are logged in read the chat too (read only); players write in it.
-    if seat is not None or request.user.is_authenticated:
+    # Spectators who are logged in read the chat too (read only); players write in it. The chat
+    # is outside the game's fragment (`#game`): a fragment (htmx, a move's answer) needs none.
+    if not fragment and (seat is not None or request.user.is_authenticated):
         context["chat_messages"] = _chat_messages(game)
         context["chat_read_only"] = seat is None
     context["spectator"] = seat is None and former is None
