@@ -31,10 +31,7 @@ from games.forms import NewGameForm
 from games.models import ChatMessage, Game, Invitation, Seat, Status, seat_names
 from games.pages import Table, page
 
-SEATS = Prefetch(
-    "seats",
-    queryset=Seat.objects.select_related("user", "replaced_user").order_by("position", "pk"),
-)
+SEATS = services.SEATS
 
 
 def answer_error(request: HttpRequest, exc: services.GameError, back) -> HttpResponse:
@@ -543,7 +540,11 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
         return _render_game(request, game, error=exc.message, status=exc.status, refused=action)
     if not request.htmx:
         return redirect(game)
-    game = _visible_game(request, game_id)
+    # The game as the move left it, its seats loaded with it: no need to read it again, unless
+    # the move left the server a step to take (a turn to resolve, a bot to play), which may
+    # have been taken since the commit.
+    if game.due_since is not None:
+        game = _visible_game(request, game_id)
     return _with_your_turn(request, _render_game(request, game, query={}))
 
 
