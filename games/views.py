@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 import json
 
 from django.conf import settings
@@ -13,10 +14,11 @@ from django.contrib.humanize.templatetags.humanize import ordinal
 from django.core.exceptions import RequestDataTooBig
 from django.core.paginator import Paginator
 from django.db import connection
-from django.db.models import Prefetch, prefetch_related_objects
+from django.db.models import Count, Prefetch, prefetch_related_objects
 from django.db.models.fields.json import KeyTransform
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils.crypto import constant_time_compare
 from django.utils.http import urlencode
@@ -64,10 +66,12 @@ def _visible_game(request: HttpRequest, game_id: int, *, token: str | None = Non
 
 
 def _render_lobby(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpResponse:
+    # An open table's row says how many have joined, not who: a count, not its seats.
     open_games = (
         Game.objects.filter(status=Status.OPEN, public=True)
         .select_related("creator")
-        .prefetch_related(SEATS)
+        .defer("state")
+        .annotate(players=Count("seats"))
         .order_by("-created")[:50]
     )
     # Public games in play, to watch: the most recently moved first (the lobby's index).
@@ -84,10 +88,19 @@ def _render_lobby(request: HttpRequest, form: NewGameForm, status: int = 200) ->
             "open_games": open_games,
             "watch_games": watch_games,
             "form": form,
+            "blank_form": "" if form.is_bound else _blank_form_html(),
             "nav_section": "lobby",
         },
         status=status,
     )
+
+
+@functools.cache
+def _blank_form_html() -> str:
+    """The new game form's fields, as everybody first sees them: the same for all (nothing in
+    it depends on the visitor or on the games), so drawn once per process; a refused form is
+    drawn with its values and errors each time."""
+    return render_to_string("games/lobby.html#form-fields", {"form": NewGameForm()})
 
 
 WATCH_SHOWN = 20
