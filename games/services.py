@@ -17,7 +17,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
-from django.db.models import Case, F, Q, Value, When
+from django.db.models import Case, F, Prefetch, Q, Value, When
 from django.utils import timezone
 
 from accounts.models import EmailSuppression, User
@@ -38,10 +38,21 @@ __all__ = ["Conflict", "Forbidden", "GameError", "NewGame", "NotFound"]  # and t
 # --- reading -----------------------------------------------------------------------------------
 
 
-def locked_game(game_id: int) -> Game:
-    """The game row, locked until the transaction ends. Call inside transaction.atomic()."""
+# A game's seats as its pages show them: in order, with their players.
+SEATS = Prefetch(
+    "seats",
+    queryset=Seat.objects.select_related("user", "replaced_user").order_by("position", "pk"),
+)
+
+
+def locked_game(game_id: int, *, with_seats: bool = False) -> Game:
+    """The game row, locked until the transaction ends. Call inside transaction.atomic().
+    `with_seats`: its seats loaded along (SEATS), for a change that leaves them as they are."""
+    games = Game.objects.select_for_update()
+    if with_seats:
+        games = games.prefetch_related(SEATS)
     try:
-        return Game.objects.select_for_update().get(pk=game_id)
+        return games.get(pk=game_id)
     except Game.DoesNotExist:
         raise NotFound("There is no such game.") from None
 
@@ -320,7 +331,7 @@ def _start(game: Game, user: User) -> Game:
             "updated",
         ]
     )
-    _sync_seats(game)
+    _sync_seats(game, seats)
     mover = next(s for s in seats if s.user_id == user.pk)
     _queue_followups(game, seats, mover=mover, new_turn=True)
     return game
@@ -396,7 +407,8 @@ def submit_action(user: User, game_id: int, version: int | None, action: object)
     """A person's move (Geared) or program (Out of Gears), version-checked."""
     check_can_play(user)
     with transaction.atomic():
-        game = locked_game(game_id)
+        # With its seats: the move needs them, and so does the page drawn in answer to it.
+        game = locked_game(game_id, with_seats=True)
         seat = seat_of(game, user)
         if seat is None:
             if former_seat_of(game, user) is not None:
@@ -439,7 +451,7 @@ def _apply(game: Game, seat: Seat, action: object, kind: str) -> Game:
     _after_change(game, new_turn=new_turn)
     seats = _settle(game)
     _save(game)
-    _sync_seats(game)
+    _sync_seats(game, seats)
     if seat.missed_deadlines and kind == Move.Kind.ACTION and not seat.is_bot:
         seat.missed_deadlines = 0  # "in a row": a move of one's own resets the count
         Seat.objects.filter(pk=seat.pk).update(missed_deadlines=0)
@@ -468,7 +480,7 @@ def _resolve(game: Game) -> bool:
     _after_change(game, new_turn=True)
     seats = _settle(game)
     _save(game)
-    _sync_seats(game)
+    _sync_seats(game, seats)
     _queue_followups(game, seats, resolved=True)
     return True
 
@@ -555,7 +567,10 @@ def _settle(game: Game) -> list[Seat]:
     """The game's seats (one query), and `due_since` set when the server now owes the game a
     step: a complete Out of Gears turn to resolve, or a bot whose turn it is (the outbox that
     the sweep reads; docs/delivery.md)."""
-    seats = list(game.seats.select_related("user", "replaced_user"))
+    if "seats" in getattr(game, "_prefetched_objects_cache", {}):  # locked_game(with_seats)
+        seats = list(game.seats.all())
+    else:
+        seats = list(game.seats.select_related("user", "replaced_user"))
     due = False
     if game.status == Status.ACTIVE:
         eng = engines.engine(game.kind)
@@ -568,14 +583,17 @@ def _settle(game: Game) -> list[Seat]:
     return seats
 
 
-def _sync_seats(game: Game) -> None:
-    """Keep Seat.to_act (the "your turn" index) in step with the engine, in one UPDATE."""
+def _sync_seats(game: Game, seats: list[Seat]) -> None:
+    """Keep Seat.to_act (the "your turn" index) in step with the engine, in one UPDATE, and in
+    the `seats` loaded (a page drawn from them next shows who is away while it waits for them)."""
     active = game.status == Status.ACTIVE
     to_act = engines.engine(game.kind).to_act(game.state) if active else frozenset()
     positions = [int(s) for s in to_act]
     Seat.objects.filter(game=game).update(
         to_act=Case(When(position__in=positions, then=Value(True)), default=Value(False))
     )
+    for seat in seats:
+        seat.to_act = seat.position in positions
 
 
 def _touch(game: Game) -> None:
@@ -729,7 +747,7 @@ def replace_with_bot(game: Game, seat: Seat, *, missed: bool) -> None:
     notifications.queue(
         game, notifications.Kind.PLAYER_REPLACED, others, turn=game.turn, about=seat.position
     )
-    _sync_seats(game)
+    _sync_seats(game, seats)
     _queue_followups(game, seats)
 
 
