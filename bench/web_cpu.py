@@ -24,6 +24,9 @@ import sys
 import time
 from pathlib import Path
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+from bench import web_bench  # noqa: E402
+
 ROOT = Path(__file__).resolve().parent.parent
 DB_NAME = "geartable_cpu"
 PG = "postgres://postgres@127.0.0.1:5432"
@@ -42,15 +45,19 @@ ENV = {
     "LOG_LEVEL": "ERROR",
 }
 VIEWED = 20  # games per kind only viewed (GETs); the others are played (POSTs)
+# The endpoints' names as bench/web_bench.py prints them, so both tables read alike.
 LABELS = {
-    "healthz": "bare view /healthz/",
-    "poll": "live-update check (204)",
-    "geared_page": "Geared game page",
-    "oog_page": "Out of Gears game page",
-    "my_games": "my games",
-    "lobby": "lobby",
-    "geared_move": "Geared move POST (htmx)",
-    "oog_program": "Out of Gears program POST (htmx)",
+    name: web_bench.LABELS[name]
+    for name in (
+        "healthz",
+        "poll",
+        "geared_page",
+        "oog_page",
+        "my_games",
+        "lobby",
+        "geared_move",
+        "oog_program",
+    )
 }
 
 

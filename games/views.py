@@ -27,7 +27,7 @@ from django.views.decorators.http import require_GET, require_http_methods, requ
 from django_htmx.http import HttpResponseStopPolling
 
 from accounts.models import EmailSuppression, User
-from games import engines, moderation, replay, services
+from games import engines, moderation, ratings, replay, services
 from games.context_processors import your_turn_count
 from games.forms import NewGameForm
 from games.models import ChatMessage, Game, Invitation, Seat, Status, seat_names
@@ -259,10 +259,7 @@ def _places(result: dict) -> tuple[list[str], dict[str, int]]:
     """A finished game's seats in order, and each one's place (equal scores share a place)."""
     scores = result.get("scores", {})
     ranking = result.get("ranking") or sorted(scores, key=lambda s: -scores[s])
-    places = result.get("places") or {
-        sid: 1 + sum(scores[o] > scores[sid] for o in scores) for sid in ranking
-    }
-    return ranking, places
+    return ranking, ratings.places_of(result)
 
 
 def _standing(seat: Seat) -> str:
