@@ -16,21 +16,33 @@ def remember_time_zone(request, user) -> None:
 
 class UserTimezoneMiddleware:
     """Activates the time zone kept in the session. The user row is read only once per session
-    (when the zone is not there yet), not on every request: the live-update check, called
-    every few seconds by every open page, never loads the user."""
+    (when the zone is not there yet), not on every request. A view marked `shows_no_time`
+    (the live-update check, called every 2 s by every open page) does not even read the
+    session for it."""
 
     def __init__(self, get_response):
         self.get_response = get_response
 
     def __call__(self, request):
+        timezone.deactivate()
+        return self.get_response(request)
+
+    def process_view(self, request, view_func, view_args, view_kwargs):
+        if getattr(view_func, "shows_no_time", False):
+            return None
         name = request.session.get(SESSION_TZ)
         if name is None and "_auth_user_id" in request.session:
             user = request.user
             if user.is_authenticated:
                 remember_time_zone(request, user)
                 name = user.time_zone
-        timezone.deactivate()
         if name and name != "UTC":
             with contextlib.suppress(zoneinfo.ZoneInfoNotFoundError, ValueError):
                 timezone.activate(zoneinfo.ZoneInfo(name))
-        return self.get_response(request)
+        return None
+
+
+def shows_no_time(view):
+    """Mark a view whose answers show no date or time: no time zone to activate for it."""
+    view.shows_no_time = True
+    return view

@@ -293,11 +293,12 @@ def seed_big(args, world: dict) -> dict:
 def get_plans(world: dict) -> dict[str, list[tuple[str, str]]]:
     """For each GET endpoint, the (path, session cookie) pairs wrk spreads its requests over."""
     plans: dict[str, list[tuple[str, str]]] = {"healthz": [("/healthz/", "")]}
+    # As an open page checks: with the poll key that page carries (games/live.py; add_poll_keys).
     plans["poll"] = [
-        (f"/games/{g['id']}/poll/?v={g['version']}&c=0", cookie)
+        (f"/games/{g['id']}/poll/?v={g['version']}&c=0&k={g['keys'][seat]}", cookie)
         for kind in ("view_geared", "view_outofgears")
         for g in world[kind]
-        for cookie in g["cookies"].values()
+        for seat, cookie in g["cookies"].items()
     ]
     for name, kind in (("geared_page", "view_geared"), ("oog_page", "view_outofgears")):
         plans[name] = [
@@ -308,6 +309,24 @@ def get_plans(world: dict) -> dict[str, list[tuple[str, str]]]:
     plans["my_games_grown"] = [("/games/", u["cookie"]) for u in world["users"][half:]]
     plans["lobby"] = [("/lobby/", u["cookie"]) for u in world["users"]]
     return plans
+
+
+def add_poll_keys(base: str, world: dict) -> None:
+    """Each seat's poll key (`g["keys"][seat]`), read off the game page as the browser reads it,
+    for the games whose checks are measured."""
+    opener = urllib.request.build_opener(NoRedirect)
+    for kind in ("view_geared", "view_outofgears", "resolve_outofgears"):
+        for g in world[kind]:
+            g["keys"] = {}
+            for seat, cookie in g["cookies"].items():
+                req = urllib.request.Request(  # noqa: S310 (our own http:// base)
+                    f"{base}/games/{g['id']}/", headers={"Cookie": f"sessionid={cookie}"}
+                )
+                page = opener.open(req).read().decode()
+                found = re.search(r'data-poll-key="([^"]+)"', page)
+                if not found:
+                    raise RuntimeError(f"game {g['id']}: its page carries no poll key")
+                g["keys"][seat] = found.group(1)
 
 
 def check_plan(base: str, name: str, plan: list[tuple[str, str]]) -> None:
@@ -639,6 +658,7 @@ def main() -> int:
         setup_django(env)
         world = seed_base(args)
         stack.start()
+        add_poll_keys(stack.base, world)
         if args.serve:
             plans = get_plans(world)
             log(f"serving on {stack.base}; gunicorn workers {stack.worker_pids()}")

@@ -276,7 +276,9 @@ def resolution(plan: dict) -> dict:
                 seat = todo[-1]
                 while True:
                     code, _, _ = http_.request(
-                        "GET", f"/games/{g['id']}/poll/?v={version}&c={chat}", g["cookies"][seat]
+                        "GET",
+                        f"/games/{g['id']}/poll/?v={version}&c={chat}&k={g['keys'][seat]}",
+                        g["cookies"][seat],
                     )
                     if code == 200:
                         seen = time.perf_counter()

@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -28,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bench import web_bench  # noqa: E402
 
 ROOT = Path(__file__).resolve().parent.parent
-DB_NAME = "geartable_cpu"
+DB_NAME = os.environ.get("BENCH_CPU_DB", "geartable_cpu")
 PG = "postgres://postgres@127.0.0.1:5432"
 ENV = {
     "DATABASE_URL": f"{PG}/{DB_NAME}",
@@ -173,11 +174,13 @@ def measure(world: dict, args) -> dict[str, list[float]]:
     users = [client_for(c) for c in world["users"][:20]]
     viewers = {}
     for kind in ("geared", "outofgears"):
-        viewers[kind] = [
-            (client_for(cookie), f"/games/{gid}/", f"/games/{gid}/poll/?v={version}&c=0")
-            for gid, cookies, version in world["games"][kind][:VIEWED]
-            for cookie in list(cookies.values())[:1]
-        ]
+        viewers[kind] = []
+        for gid, cookies, version in world["games"][kind][:VIEWED]:
+            client = client_for(next(iter(cookies.values())))
+            # The check as the open page sends it: with the page's poll key (games/live.py).
+            key = re.search(r'data-poll-key="([^"]+)"', client.get(f"/games/{gid}/").text)[1]
+            poll = f"/games/{gid}/poll/?v={version}&c=0&k={key}"
+            viewers[kind].append((client, f"/games/{gid}/", poll))
     plans = {
         "healthz": ([(users[0], "/healthz/")], 200),
         "poll": ([(c, poll) for k in viewers.values() for c, _p, poll in k], 204),

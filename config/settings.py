@@ -104,9 +104,7 @@ CACHE_URL = env_str("CACHE_URL")
 if CACHE_URL:
     if not CACHE_URL.startswith(("redis://", "rediss://")):
         raise ImproperlyConfigured(f"CACHE_URL must be a redis:// URL, not {CACHE_URL!r}")
-    CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": CACHE_URL}
-    }
+    CACHES = {"default": {"BACKEND": "config.cache.RedisCache", "LOCATION": CACHE_URL}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
 
@@ -291,6 +289,11 @@ GEARTABLE_WATCHING_SECONDS = env_int("GEARTABLE_WATCHING_SECONDS", 60, minimum=0
 # Days a player may be away (deadlines paused) per calendar year; also the longest single
 # vacation. 0 turns vacations off (docs/vacation.md).
 GEARTABLE_VACATION_DAYS_PER_YEAR = env_int("GEARTABLE_VACATION_DAYS_PER_YEAR", 30, minimum=0)
+# The live-update check reads each game's version and each player's "your turn" count from the
+# cache (games/live.py): on by default where the cache is shared by every process (CACHE_URL).
+# Each change forgets them on commit; LIVE_SECONDS bounds how long a missed one could linger.
+GEARTABLE_LIVE_CACHE = env_bool("GEARTABLE_LIVE_CACHE", bool(CACHE_URL))
+GEARTABLE_LIVE_SECONDS = env_int("GEARTABLE_LIVE_SECONDS", 30, minimum=1)
 
 LOGGING = {
     "version": 1,

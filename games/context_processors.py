@@ -2,11 +2,10 @@
 
 import functools
 
-from django.db import connection
 from django.http import HttpRequest
 from django.templatetags.static import static
 
-from games.models import Game, Seat, Status
+from games import live
 
 
 @functools.cache
@@ -14,21 +13,10 @@ def _icons_url() -> str:
     return static("icons.svg")
 
 
-# Written out rather than compiled by the ORM on every call (a fifth of a millisecond against
-# more than half of one): every page, every move's answer and every fragment counts it.
-_YOUR_TURN_SQL = f"""
-    SELECT count(*) FROM {Seat._meta.db_table} s
-    JOIN {Game._meta.db_table} g ON g.id = s.game_id
-    WHERE s.user_id = %s AND s.to_act AND g.status = %s
-"""  # noqa: S608 - table names from the models; every value is a parameter
-
-
 def your_turn_count(user) -> int:
     """How many games wait for this player: the nav's "Your turn · N", by the seat's
-    (user, to_act) index (the live-update check counts the same, games.views._POLL_SQL)."""
-    with connection.cursor() as cursor:
-        cursor.execute(_YOUR_TURN_SQL, [user.pk, Status.ACTIVE.value])
-        return cursor.fetchone()[0]
+    (user, to_act) index, kept in the cache between changes (games/live.py)."""
+    return live.your_turn(user.pk)
 
 
 def nav(request: HttpRequest) -> dict:

@@ -8,6 +8,8 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
+from games import live
+
 
 class Kind(models.TextChoices):
     GEARED = "geared", "Geared: Build Your Bike"
@@ -36,6 +38,10 @@ TURN_TIMES = [
 
 def new_token() -> str:
     return secrets.token_urlsafe(16)
+
+
+# What the live-update check reads of a game (games/live.py caches it).
+LIVE_FIELDS = frozenset({"version", "status", "chat_seq"})
 
 
 class Game(models.Model):
@@ -104,6 +110,12 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"{self.get_kind_display()} #{self.pk}"
+
+    def save(self, *args, **kwargs) -> None:
+        super().save(*args, **kwargs)
+        fields = kwargs.get("update_fields")
+        if fields is None or LIVE_FIELDS.intersection(fields):
+            live.forget_game(self.pk)  # the live check's cached state goes at commit
 
     def get_absolute_url(self) -> str:
         return reverse("game", args=[self.pk])

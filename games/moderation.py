@@ -14,7 +14,7 @@ from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
-from games import effects, notifications, outbox, services
+from games import effects, live, notifications, outbox, services
 from games.models import (
     ChatMessage,
     Digest,
@@ -56,6 +56,7 @@ def post_chat(user: User, game_id: int, text: str) -> ChatMessage:
     with transaction.atomic():
         message = ChatMessage.objects.create(game=game, author=user, text=text)
         Game.objects.filter(pk=game_id).update(chat_seq=F("chat_seq") + 1)
+        live.forget_game(game_id)
     return message
 
 
@@ -111,6 +112,7 @@ def abort_game(moderator: User, game_id: int, reason: str) -> Game:
         game.version += 1
         game.save(update_fields=["status", "finished", "deadline", "version", "updated"])
         Seat.objects.filter(game=game).update(to_act=False)
+        live.forget_turns(game.seats.values_list("user_id", flat=True))
         notifications.queue(game, notifications.Kind.ABORTED, notifications.human_seats(game))
         _record(moderator, "abort game", reason, game=game)
     return game
@@ -207,6 +209,7 @@ def handle_report(moderator: User, report: Report, outcome: str, reason: str, un
         if outcome == Report.State.HIDDEN:
             ChatMessage.objects.filter(pk=message.pk).update(hidden=True)
             Game.objects.filter(pk=message.game_id).update(chat_seq=F("chat_seq") + 1)
+            live.forget_game(message.game_id)
             _record(moderator, "hide message", reason, game_id=message.game_id, message=message)
         elif outcome == Report.State.SUSPENDED:
             suspend(moderator, message.author, reason, until)

@@ -21,7 +21,7 @@ from django.db.models import Case, F, Prefetch, Q, Value, When
 from django.utils import timezone
 
 from accounts.models import EmailSuppression, User
-from games import effects, engines, notifications, ratings, vacation
+from games import effects, engines, live, notifications, ratings, vacation
 from games.errors import Conflict, Forbidden, GameError, NotFound
 from games.interface import IllegalMove
 from games.models import TURN_TIMES, BotKind, Game, Invitation, Move, Seat, Status, seat_names
@@ -592,12 +592,14 @@ def _sync_seats(game: Game, seats: list[Seat]) -> None:
     Seat.objects.filter(game=game).update(
         to_act=Case(When(position__in=positions, then=Value(True)), default=Value(False))
     )
+    live.forget_turns(uid for s in seats for uid in (s.user_id, s.replaced_user_id))
     for seat in seats:
         seat.to_act = seat.position in positions
 
 
 def _touch(game: Game) -> None:
     Game.objects.filter(pk=game.pk).update(version=F("version") + 1, updated=timezone.now())
+    live.forget_game(game.pk)
 
 
 def _queue_followups(

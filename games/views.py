@@ -26,8 +26,9 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
+from accounts.middleware import shows_no_time
 from accounts.models import EmailSuppression, User
-from games import engines, moderation, ratings, replay, services
+from games import engines, live, moderation, ratings, replay, services
 from games.context_processors import your_turn_count
 from games.forms import NewGameForm
 from games.models import ChatMessage, Game, Invitation, Seat, Status, seat_names
@@ -298,6 +299,7 @@ def _render_game(
     if fragment is None:
         fragment = bool(request.htmx) and not request.htmx.boosted
     seat = services.seat_of(game, request.user)
+    poll_key = live.issue(game.pk, request.user.pk, seat and seat.pk)  # for #live (games/live.py)
     if game.status == Status.OPEN:
         return render(
             request,
@@ -313,12 +315,14 @@ def _render_game(
                 if seat
                 else None,
                 "token": request.GET.get("token", ""),
+                "poll_key": poll_key,
                 **page(game.kind).table_context(game),
             },
             status=status,
         )
     context = _game_context(request, game, seat, query=query, fragment=fragment, refused=refused)
     context["error"] = error
+    context["poll_key"] = poll_key
     if error:
         context["focus"] = "error"
     template = f"games/{game.kind}.html" + ("#game" if fragment else "")
@@ -420,6 +424,7 @@ def game_fragment(request: HttpRequest, game_id: int) -> HttpResponse:
     return _with_your_turn(request, _render_game(request, game, fragment=True))
 
 
+@shows_no_time  # it answers numbers and headers only: the session stays unread on its key path
 @require_GET
 def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     """The live-update check: one indexed query. 204 if nothing changed since version `v` (and
@@ -430,6 +435,10 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
         seen_chat = int(request.GET["c"]) if "c" in request.GET else None
     except ValueError:
         return HttpResponse("v and c must be the numbers the page shows", status=400)
+    key = request.GET.get("k")
+    viewer = live.read(key, game_id) if key else None
+    if viewer is not None:  # the page's signed key: no session, and the state from the cache
+        return _poll_by_key(request, game_id, seen, seen_chat, *viewer)
     row = _poll_row(game_id, _session_user_id(request), request.GET.get("t", "-"))
     if row is None:
         raise Http404("There is no such game.")
@@ -440,22 +449,50 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     # A player with the page in view is watching: no "your turn" e-mail (a hidden tab says h=1).
     if my_seat and logged_in and status == Status.ACTIVE and request.GET.get("h") != "1":
         services.note_watching(my_seat, watched)
+    response = _poll_answer(version, status, chat_seq, seen, seen_chat)
+    if logged_in:
+        response[YOUR_TURN_HEADER] = str(your_turn)  # the nav's "Your turn · N", kept live
+    return response
+
+
+def _poll_by_key(
+    request: HttpRequest, game_id: int, seen: int, seen_chat: int | None, user_id: int, seat: int
+) -> HttpResponse:
+    """The check of a page that carries its poll key (games/live.py): the key says who may see
+    the game, the cache says its version; the database only when the cache has forgotten."""
+    found, your_turn, watch_fresh = live.state(game_id, user_id, seat)
+    if found is None:
+        raise Http404("There is no such game.")
+    version, status, chat_seq = found
+    if (
+        seat
+        and not watch_fresh
+        and status == Status.ACTIVE
+        and request.GET.get("h") != "1"
+        and live.watching_due(seat, int(services.WATCH_WRITE_EVERY.total_seconds()))
+    ):
+        services.note_watching(seat, None)
+    response = _poll_answer(version, status, chat_seq, seen, seen_chat)
+    if user_id:
+        response[YOUR_TURN_HEADER] = str(your_turn)
+    return response
+
+
+def _poll_answer(
+    version: int, status: str, chat_seq: int, seen: int, seen_chat: int | None
+) -> HttpResponse:
     changed = []
     if version != seen:
         changed.append("game")
     if seen_chat is not None and chat_seq != seen_chat:
         changed.append("chat")
     if changed:
-        response = HttpResponse(
+        return HttpResponse(
             status=200, headers={"X-Refresh": ",".join(changed), "X-Game-Version": str(version)}
         )
-    elif status in (Status.FINISHED, Status.ABORTED) and seen_chat is None:
-        response = HttpResponseStopPolling()
-    else:
-        response = HttpResponse(status=204)
-    if logged_in:
-        response[YOUR_TURN_HEADER] = str(your_turn)  # the nav's "Your turn · N", kept live
-    return response
+    if status in (Status.FINISHED, Status.ABORTED) and seen_chat is None:
+        return HttpResponseStopPolling()
+    return HttpResponse(status=204)
 
 
 # The live-update check is the most frequent request of all (every open page, every 2 s): its

@@ -34,6 +34,8 @@
       if (document.hidden) params.set("h", "1");
       const token = new URLSearchParams(window.location.search).get("token");
       if (token) params.set("t", token);
+      // The page's signed key: the check answers without the session (games/live.py).
+      if (live.dataset.pollKey) params.set("k", live.dataset.pollKey);
       fetch(live.dataset.pollUrl + "?" + params.toString(), { credentials: "same-origin" })
         .then(function (resp) {
           showYourTurn(resp.headers.get("X-Your-Turn"));

@@ -1,0 +1,141 @@
+"""The live-update check's fast path: a signed key per page, and what changes kept in the cache.
+
+Every open game page asks every 2 s whether its game changed (`views.poll`). That check is the
+most frequent request of the site, so it is answered without the session machinery and, where
+the cache is shared by every process (Redis: `CACHE_URL`), without the database:
+
+- **The poll key.** The page carries a key signed with SECRET_KEY (`issue`): the game, the
+  viewer's user id (0 for a visitor) and the seat whose "watching" mark the check keeps fresh.
+  It is issued only to whom the page was shown, so it proves what the session would: that this
+  viewer may see the game's version and status (which hide nothing). It expires after
+  `KEY_MAX_AGE`; a page older than that falls back to the session (the check still answers).
+- **The live state** (`state`): a game's version, status and chat sequence, cached per game.
+- **The "your turn" count** (`your_turn`): how many games wait for a user (the nav's badge).
+
+Both are forgotten after every commit that changes them (`forget_game`, `forget_turns`: Game.save,
+and the services' updates that bypass it) and re-read from the database by the next check
+(`cache.add`: a reader never overwrites a fresher value). `GEARTABLE_LIVE_SECONDS` bounds how
+long a missed forget could keep a page stale. Without a shared cache (the defaults of `make run`:
+each process its own memory) nothing is cached: a worker's change would not reach the web
+process's memory.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.conf import settings
+from django.core import signing
+from django.core.cache import cache
+from django.db import connection, transaction
+
+KEY_SALT = "geartable.poll"
+KEY_MAX_AGE = 12 * 3600  # seconds: a page left open longer checks through its session
+
+
+def issue(game_id: int, user_id: int | None, watch_seat_id: int | None) -> str:
+    """The poll key of a page shown to `user_id` (None: a visitor); `watch_seat_id`: the seat
+    whose player this page is (their "watching" mark), else None."""
+    return signing.dumps([game_id, user_id or 0, watch_seat_id or 0], salt=KEY_SALT, compress=False)
+
+
+def read(key: str, game_id: int) -> tuple[int, int] | None:
+    """(user id, seat id to mark watching) from a valid, unexpired key for this game, or None."""
+    try:
+        gid, user_id, seat_id = signing.loads(key, salt=KEY_SALT, max_age=KEY_MAX_AGE)
+    except (signing.BadSignature, ValueError, TypeError):
+        return None
+    if gid != game_id or not isinstance(user_id, int) or not isinstance(seat_id, int):
+        return None
+    return user_id, seat_id
+
+
+def enabled() -> bool:
+    return settings.GEARTABLE_LIVE_CACHE
+
+
+def _state_key(game_id: int) -> str:
+    return f"live:game:{game_id}"
+
+
+def _turns_key(user_id: int) -> str:
+    return f"live:turns:{user_id}"
+
+
+def _watch_key(seat_id: int) -> str:
+    return f"live:watch:{seat_id}"
+
+
+# --- reading ------------------------------------------------------------------------------------
+
+_STATE_SQL = "SELECT version, status, chat_seq FROM games_game WHERE id = %s"
+_TURNS_SQL = """
+    SELECT count(*) FROM games_seat s JOIN games_game g ON g.id = s.game_id
+    WHERE s.user_id = %s AND s.to_act AND g.status = 'active'
+"""
+
+
+def state(
+    game_id: int, user_id: int = 0, watch_seat_id: int = 0
+) -> tuple[tuple[int, str, int] | None, int | None, bool]:
+    """The game's (version, status, chat sequence), None if there is no such game; for a
+    `user_id`, how many games in play wait for that user (else None); and whether the
+    "watching" mark of `watch_seat_id` was written lately (`watching_due`). In the steady case,
+    one cache round trip and no query."""
+    keys = [_state_key(game_id), _turns_key(user_id), _watch_key(watch_seat_id)]
+    found = cache.get_many(keys) if enabled() else {}
+    game = found.get(keys[0])
+    if game is None:
+        with connection.cursor() as cursor:
+            cursor.execute(_STATE_SQL, [game_id])
+            game = cursor.fetchone()
+        if game is not None and enabled():
+            cache.add(keys[0], list(game), settings.GEARTABLE_LIVE_SECONDS)
+    if game is None:
+        return None, None, False
+    turns = None
+    if user_id:
+        turns = found.get(keys[1])
+        if turns is None:
+            turns = your_turn(user_id)
+    return tuple(game), turns, keys[2] in found
+
+
+def your_turn(user_id: int) -> int:
+    """How many games in play wait for this user (Seat.to_act), by the (user, to_act) index."""
+    if enabled():
+        found = cache.get(_turns_key(user_id))
+        if found is not None:
+            return found
+    with connection.cursor() as cursor:
+        cursor.execute(_TURNS_SQL, [user_id])
+        count = cursor.fetchone()[0]
+    if enabled():
+        cache.add(_turns_key(user_id), count, settings.GEARTABLE_LIVE_SECONDS)
+    return count
+
+
+def watching_due(seat_id: int, every_seconds: int) -> bool:
+    """True at most once per `every_seconds` per seat: when the check should write the seat's
+    "watching" mark. Without a shared cache, always (the conditional UPDATE keeps it rare)."""
+    if not enabled():
+        return True
+    return cache.add(_watch_key(seat_id), 1, every_seconds)
+
+
+# --- forgetting, after the commit that changed it ------------------------------------------------
+
+
+def forget_game(game_id: int) -> None:
+    """The game's version, status or chat changed: its cached state goes once this commits."""
+    if enabled() and game_id is not None:
+        transaction.on_commit(lambda: cache.delete(_state_key(game_id)))
+
+
+def forget_turns(user_ids: Iterable[int | None]) -> None:
+    """Whose turn it is changed in games of these users: their counts go once this commits."""
+    if not enabled():
+        return
+    keys = [_turns_key(uid) for uid in set(user_ids) if uid]
+    if keys:
+        transaction.on_commit(lambda: cache.delete_many(keys))
