@@ -132,6 +132,16 @@ def forget_game(game_id: int) -> None:
         transaction.on_commit(lambda: cache.delete(_state_key(game_id)))
 
 
+LOBBY_KEY = "lobby:lists"  # the lobby's lists, the same for all (games.views._lobby_lists)
+
+
+def forget_lobby() -> None:
+    """A public table opened, filled, started or ended: the lobby's lists go now (a lobby drawn
+    meanwhile from the old rows is short-lived: views.LOBBY_SECONDS) and again at the commit."""
+    cache.delete(LOBBY_KEY)
+    transaction.on_commit(lambda: cache.delete(LOBBY_KEY))
+
+
 def forget_turns(user_ids: Iterable[int | None]) -> None:
     """Whose turn it is changed in games of these users: their counts go once this commits."""
     if not enabled():

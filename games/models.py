@@ -116,9 +116,19 @@ class Game(models.Model):
         fields = kwargs.get("update_fields")
         if fields is None or LIVE_FIELDS.intersection(fields):
             live.forget_game(self.pk)  # the live check's cached state goes at commit
+        status = self.__dict__.get("status")  # never a query for a deferred field
+        if self.public and status != getattr(self, "_saved_status", None):
+            live.forget_lobby()  # a public table opened, started or ended
+        self._saved_status = status
 
     def get_absolute_url(self) -> str:
         return reverse("game", args=[self.pk])
+
+    @classmethod
+    def from_db(cls, db, field_names, values, **kwargs):
+        game = super().from_db(db, field_names, values, **kwargs)
+        game._saved_status = game.__dict__.get("status")
+        return game
 
     @property
     def is_open(self) -> bool:

@@ -600,6 +600,8 @@ def _sync_seats(game: Game, seats: list[Seat]) -> None:
 def _touch(game: Game) -> None:
     Game.objects.filter(pk=game.pk).update(version=F("version") + 1, updated=timezone.now())
     live.forget_game(game.pk)
+    if game.public:
+        live.forget_lobby()  # a seat taken or left: the open table's count
 
 
 def _queue_followups(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import copy
 import functools
+import hashlib
 import json
 
 from django.conf import settings
@@ -11,6 +12,7 @@ from django.contrib import messages
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 from django.contrib.auth.decorators import login_required
 from django.contrib.humanize.templatetags.humanize import ordinal
+from django.core.cache import cache
 from django.core.exceptions import RequestDataTooBig
 from django.core.paginator import Paginator
 from django.db import connection
@@ -20,6 +22,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.crypto import constant_time_compare
 from django.utils.http import urlencode
 from django.views.decorators.csrf import csrf_exempt
@@ -73,6 +76,30 @@ def _visible_game(request: HttpRequest, game_id: int, *, token: str | None = Non
 
 
 def _render_lobby(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpResponse:
+    return render(
+        request,
+        "games/lobby.html",
+        {
+            "lists": _lobby_lists(),
+            "form": form,
+            "blank_form": "" if form.is_bound else _blank_form_html(),
+            "nav_section": "lobby",
+        },
+        status=status,
+    )
+
+
+# The lobby's lists (open tables, games to watch) are the same for every visitor: drawn once and
+# kept this long, and forgotten at once when a public table opens, fills, starts or ends
+# (live.forget_lobby). Between those, only "N minutes since the last move" and the order of the
+# games to watch may lag by up to this many seconds.
+LOBBY_SECONDS = 5
+
+
+def _lobby_lists() -> str:
+    lists = cache.get(live.LOBBY_KEY)
+    if lists is not None:
+        return lists
     # An open table's row says how many have joined, not who: a count, not its seats.
     open_games = (
         Game.objects.filter(status=Status.OPEN, public=True)
@@ -88,18 +115,11 @@ def _render_lobby(request: HttpRequest, form: NewGameForm, status: int = 200) ->
         .defer("state")
         .order_by("-updated")[:WATCH_SHOWN]
     )
-    return render(
-        request,
-        "games/lobby.html",
-        {
-            "open_games": open_games,
-            "watch_games": watch_games,
-            "form": form,
-            "blank_form": "" if form.is_bound else _blank_form_html(),
-            "nav_section": "lobby",
-        },
-        status=status,
+    lists = render_to_string(
+        "games/lobby.html#lists", {"open_games": open_games, "watch_games": watch_games}
     )
+    cache.set(live.LOBBY_KEY, lists, LOBBY_SECONDS)
+    return lists
 
 
 @functools.cache
@@ -136,20 +156,53 @@ def create(request: HttpRequest) -> HttpResponse:
 @require_GET
 def my_games(request: HttpRequest) -> HttpResponse:
     """Games in play and waiting first, then the latest finished ones (all of them on their own
-    paginated page): the page costs the same for a new player and for one with 500 games."""
+    paginated page): the page costs the same for a new player and for one with 500 games. The
+    list is drawn once per state of the player's games (_my_games_key) and kept."""
+    key = _my_games_key(request.user.pk)
+    content = cache.get(key)
+    if content is None:
+        content = render_to_string("games/my_games.html#content", _my_games(request.user))
+        cache.set(key, content, MY_GAMES_SECONDS)
+    return render(request, "games/my_games.html", {"content": content, "nav_section": "my_games"})
+
+
+# What "my games" shows changes only when one of my games does (a move, a join, a result: its
+# `updated`), when I look at one (what is new for me: my seats' seen marks), or when I am
+# invited: one aggregate query over my seats and invitations says whether it did. The names of
+# the other players and "due in …" may lag by up to MY_GAMES_SECONDS.
+_MY_GAMES_STATE_SQL = f"""
+    SELECT count(*), max(g.updated), sum(s.seen_version), sum(s.seen_mark), max(s.id),
+        (SELECT count(*) FROM {Invitation._meta.db_table} i
+            WHERE i.user_id = %s AND i.accepted IS NULL),
+        (SELECT max(ig.updated) FROM {Invitation._meta.db_table} i
+            JOIN {Game._meta.db_table} ig ON ig.id = i.game_id
+            WHERE i.user_id = %s AND i.accepted IS NULL),
+        (SELECT max(i.id) FROM {Invitation._meta.db_table} i WHERE i.user_id = %s)
+    FROM {Seat._meta.db_table} s JOIN {Game._meta.db_table} g ON g.id = s.game_id
+    WHERE s.user_id = %s
+"""  # noqa: S608 - table names from the models; every value is a parameter
+MY_GAMES_SECONDS = 60
+
+
+def _my_games_key(user_id: int) -> str:
+    with connection.cursor() as cursor:
+        cursor.execute(_MY_GAMES_STATE_SQL, [user_id] * 4)
+        state = cursor.fetchone()
+    digest = hashlib.blake2b(repr(state).encode(), digest_size=12).hexdigest()
+    # Times are drawn in the player's own zone: a change of zone draws the list again.
+    return f"my-games:{user_id}:{digest}:{timezone.get_current_timezone_name()}"
+
+
+def _my_games(user) -> dict:
     seats = list(
-        _with_scores(_my_seats(request.user)).filter(game__status__in=[Status.OPEN, Status.ACTIVE])[
+        _with_scores(_my_seats(user)).filter(game__status__in=[Status.OPEN, Status.ACTIVE])[
             :MY_GAMES_IN_PLAY
         ]
     )
-    finished = list(
-        _my_seats(request.user).filter(game__status=Status.FINISHED)[: FINISHED_SHOWN + 1]
-    )
+    finished = list(_my_seats(user).filter(game__status=Status.FINISHED)[: FINISHED_SHOWN + 1])
     _with_tables([*seats, *finished])
     invitations = (
-        Invitation.objects.filter(
-            user=request.user, accepted__isnull=True, game__status=Status.OPEN
-        )
+        Invitation.objects.filter(user=user, accepted__isnull=True, game__status=Status.OPEN)
         .select_related("game", "inviter")
         .order_by("-created")
     )
@@ -160,16 +213,11 @@ def my_games(request: HttpRequest) -> HttpResponse:
         "finished": _decorate(finished[:FINISHED_SHOWN]),
     }
     _decorate(seats)
-    return render(
-        request,
-        "games/my_games.html",
-        {
-            "groups": groups,
-            "invitations": invitations,
-            "more_finished": len(finished) > FINISHED_SHOWN,
-            "nav_section": "my_games",
-        },
-    )
+    return {
+        "groups": groups,
+        "invitations": invitations,
+        "more_finished": len(finished) > FINISHED_SHOWN,
+    }
 
 
 MY_GAMES_IN_PLAY = 200

@@ -35,6 +35,16 @@ def _seeded_tables(request, monkeypatch):
     monkeypatch.setattr(services, "table_rng", lambda: rng)
 
 
+@pytest.fixture(autouse=True)
+def _fresh_cache(request):
+    """Each test starts with an empty cache (the lobby's lists, the live check's copies)."""
+    if not request.config.pluginmanager.hasplugin("django"):
+        return
+    from django.core.cache import cache
+
+    cache.clear()
+
+
 def make_user(django_user_model, username: str, **extra):
     from allauth.account.models import EmailAddress  # lazily: engine tests run without Django
 
