@@ -104,20 +104,35 @@ class Stack:
             "--error-logfile",
             str(self.tmp / "gunicorn.log"),
         ]
-        celery = [
-            str(ROOT / ".venv/bin/celery"),
-            "-A",
-            "config",
-            "worker",
-            *self.args.celery.split(),
-            "-l",
-            "info",
-            "--without-gossip",
-            "--without-mingle",
-            "--logfile",
-            str(self.tmp / "celery.log"),
-        ]
-        for cmd, out in ((gunicorn, "gunicorn.out"), (celery, "celery.out")):
+        # The workers as the README's production runs them: turns and bots on one, e-mail on
+        # another (CELERY_MAIL_QUEUE), so that a turn never waits behind e-mails.
+        workers = {"celery": self.args.celery, "celery-mail": self.args.mail_celery}
+        commands = [(gunicorn, "gunicorn.out")]
+        for name, worker_args in workers.items():
+            if not worker_args:
+                continue
+            commands.append(
+                (
+                    [
+                        str(ROOT / ".venv/bin/celery"),
+                        "-A",
+                        "config",
+                        "worker",
+                        *worker_args.split(),
+                        "-n",
+                        f"{name}@%h",
+                        "-l",
+                        "info",
+                        "--without-gossip",
+                        "--without-mingle",
+                        "--logfile",
+                        str(self.tmp / f"{name}.log"),
+                    ],
+                    f"{name}.out",
+                )
+            )
+        self.worker_logs = [self.tmp / f"{n}.log" for n, a in workers.items() if a]
+        for cmd, out in commands:
             log("starting " + " ".join(cmd[:1] + cmd[1:]).replace(str(ROOT) + "/", ""))
             with open(self.tmp / out, "w") as fh:
                 self.procs.append(
@@ -139,12 +154,13 @@ class Stack:
             with contextlib.suppress(urllib.error.URLError, ConnectionError):
                 health = urllib.request.urlopen(self.base + "/healthz/")  # noqa: S310 (http)
                 web_up = web_up or health.status == 200
-            log_file = self.tmp / "celery.log"
-            worker_up = worker_up or (log_file.exists() and " ready." in log_file.read_text())
+            worker_up = worker_up or all(
+                f.exists() and " ready." in f.read_text() for f in self.worker_logs
+            )
             time.sleep(0.3)
         if not (web_up and worker_up):
             raise RuntimeError(f"gunicorn or the worker did not start; logs in {self.tmp}")
-        log(f"gunicorn on {self.base} and the Celery worker are up")
+        log(f"gunicorn on {self.base} and the Celery workers are up")
 
     def worker_pids(self) -> list[int]:
         """gunicorn's worker processes (for py-spy): the children of the master."""
@@ -602,7 +618,12 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--resolution-clients", type=int, default=6)
     p.add_argument("--poll-interval", type=float, default=0.01, help="seconds")
     p.add_argument("--gunicorn", default="-w 4 -k gthread --threads 4 --keep-alive 5")
-    p.add_argument("--celery", default="--pool=prefork --concurrency=2 -Q celery,mail")
+    p.add_argument("--celery", default="--pool=prefork --concurrency=2 -Q celery")
+    p.add_argument(
+        "--mail-celery",
+        default="--pool=prefork --concurrency=1 -Q mail",
+        help="the e-mail worker's options ('' for none: then give --celery '-Q celery,mail')",
+    )
     p.add_argument("--broker", default="redis://127.0.0.1:6379/11")
     p.add_argument("--skip", default="", help="comma-separated: gets,posts,resolution,big,engines")
     p.add_argument("--endpoints", default=",".join(GET_NAMES), help="the GETs to measure")

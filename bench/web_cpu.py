@@ -138,7 +138,7 @@ def time_gets(plan: list[tuple[object, str]], n: int, expect: int) -> float:
 def time_posts(kind: str, world: dict, n: int, rng: random.Random) -> float:
     """CPU ms per move/program POST as htmx sends it; the action is chosen (with the engine,
     from the stored state) outside the timed part."""
-    from games import engines
+    from games import engines, services
     from games.models import Game
 
     eng = engines.engine(kind)
@@ -153,8 +153,8 @@ def time_posts(kind: str, world: dict, n: int, rng: random.Random) -> float:
             games.remove((gid, cookies, _version))
             continue
         to_act = sorted(engines.seats_to_act(kind, game.state))
-        if not to_act:
-            games.remove((gid, cookies, _version))  # an Out of Gears turn waiting to resolve
+        if not to_act:  # an Out of Gears turn waiting for the worker: resolved here, untimed
+            services.resolve_turn(gid, game.turn)
             continue
         seat = to_act[0]
         action = rng.choice(eng.legal_actions(game.state, seat))

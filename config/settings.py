@@ -293,7 +293,7 @@ GEARTABLE_VACATION_DAYS_PER_YEAR = env_int("GEARTABLE_VACATION_DAYS_PER_YEAR", 3
 # cache (games/live.py): on by default where the cache is shared by every process (CACHE_URL).
 # Each change forgets them on commit; LIVE_SECONDS bounds how long a missed one could linger.
 GEARTABLE_LIVE_CACHE = env_bool("GEARTABLE_LIVE_CACHE", bool(CACHE_URL))
-GEARTABLE_LIVE_SECONDS = env_int("GEARTABLE_LIVE_SECONDS", 30, minimum=1)
+GEARTABLE_LIVE_SECONDS = env_int("GEARTABLE_LIVE_SECONDS", 10, minimum=1)
 
 LOGGING = {
     "version": 1,

@@ -12,10 +12,12 @@ the cache is shared by every process (Redis: `CACHE_URL`), without the database:
 - **The live state** (`state`): a game's version, status and chat sequence, cached per game.
 - **The "your turn" count** (`your_turn`): how many games wait for a user (the nav's badge).
 
-Both are forgotten after every commit that changes them (`forget_game`, `forget_turns`: Game.save,
-and the services' updates that bypass it) and re-read from the database by the next check
-(`cache.add`: a reader never overwrites a fresher value). `GEARTABLE_LIVE_SECONDS` bounds how
-long a missed forget could keep a page stale. Without a shared cache (the defaults of `make run`:
+Every commit that changes them updates them (`forget_game`: the state as committed, set at the
+commit; `forget_turns`: the counts deleted at the commit), from Game.save and from the services'
+updates that bypass it; a check that finds nothing reads the database and adds what it read
+(`cache.add`: never over a fresher value). `GEARTABLE_LIVE_SECONDS` bounds how long a copy
+lives, and so how long a missed update (or two commits' updates landing out of order) could
+keep a page behind. Without a shared cache (the defaults of `make run`:
 each process its own memory) nothing is cached: a worker's change would not reach the web
 process's memory.
 """
@@ -127,9 +129,22 @@ def watching_due(seat_id: int, every_seconds: int) -> bool:
 
 
 def forget_game(game_id: int) -> None:
-    """The game's version, status or chat changed: its cached state goes once this commits."""
-    if enabled() and game_id is not None:
-        transaction.on_commit(lambda: cache.delete(_state_key(game_id)))
+    """The game's version, status or chat changed (call it after the write, in its transaction):
+    at the commit, the cache gets the state as committed. It is read now, after the write, so it
+    is this transaction's own (the written row stays locked until the commit) and set, not
+    deleted: a check that read the old row just before the commit cannot put it back after
+    (its `cache.add` finds the key taken), which a delete would allow."""
+    if not enabled() or game_id is None:
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(_STATE_SQL, [game_id])
+        row = cursor.fetchone()
+    key = _state_key(game_id)
+    if row is None:
+        transaction.on_commit(lambda: cache.delete(key))
+    else:
+        value = list(row)
+        transaction.on_commit(lambda: cache.set(key, value, settings.GEARTABLE_LIVE_SECONDS))
 
 
 LOBBY_KEY = "lobby:lists"  # the lobby's lists, the same for all (games.views._lobby_lists)

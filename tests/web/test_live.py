@@ -188,3 +188,20 @@ def test_with_the_cache_resigning_changes_both_counts_and_the_version(redis_cach
     assert response.status_code == 200
     assert response["X-Your-Turn"] == "0"  # a bot holds her seat now
     assert Seat.objects.get(game=game, replaced_user=alice).user_id is None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_check_that_read_the_old_row_cannot_put_it_back_after_the_commit(redis_cache, alice, bob):
+    """The race that kept pages behind until the copy expired: a check reads the row just
+    before a commit and adds what it read just after. The commit sets the new state, so that
+    late add finds the key taken."""
+    from django.core.cache import cache
+
+    game = start_geared([alice, bob], target=1000)
+    key = page_key(client_for(alice), game)
+    read_before_commit = [game.version, game.status, game.chat_seq]
+    game = advance(game, 1)  # the move commits
+    assert not cache.add(live._state_key(game.pk), read_before_commit, 10)  # the check, late
+    response = poll(Client(), game, read_before_commit[0], key)
+    assert response.status_code == 200
+    assert response["X-Game-Version"] == str(game.version)
