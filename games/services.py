@@ -17,11 +17,11 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
-from django.db.models import Case, F, Prefetch, Q, Value, When
+from django.db.models import Case, F, Q, Value, When
 from django.utils import timezone
 
 from accounts.models import EmailSuppression, User
-from games import effects, engines, notifications, ratings, vacation
+from games import effects, engines, notifications, ratings, rows, vacation
 from games.errors import Conflict, Forbidden, GameError, NotFound
 from games.interface import IllegalMove
 from games.models import TURN_TIMES, BotKind, Game, Invitation, Move, Seat, Status, seat_names
@@ -39,22 +39,17 @@ __all__ = ["Conflict", "Forbidden", "GameError", "NewGame", "NotFound"]  # and t
 
 
 # A game's seats as its pages show them: in order, with their players.
-SEATS = Prefetch(
-    "seats",
-    queryset=Seat.objects.select_related("user", "replaced_user").order_by("position", "pk"),
-)
+SEATS = rows.SEATS
 
 
 def locked_game(game_id: int, *, with_seats: bool = False) -> Game:
     """The game row, locked until the transaction ends. Call inside transaction.atomic().
-    `with_seats`: its seats loaded along (SEATS), for a change that leaves them as they are."""
-    games = Game.objects.select_for_update()
-    if with_seats:
-        games = games.prefetch_related(SEATS)
-    try:
-        return games.get(pk=game_id)
-    except Game.DoesNotExist:
-        raise NotFound("There is no such game.") from None
+    `with_seats`: its seats loaded along (as prefetched with SEATS), read once the lock is
+    held, for a change that leaves them as they are. Written-out SQL (games/rows.py)."""
+    game = rows.locked_game(game_id, with_seats=with_seats)
+    if game is None:
+        raise NotFound("There is no such game.")
+    return game
 
 
 def seat_of(game: Game, user: User | None) -> Seat | None:
