@@ -16,7 +16,7 @@ from django.db import connection
 from django.db.models import Prefetch
 
 from accounts.models import User
-from games.models import Game, Seat
+from games.models import ChatMessage, Game, Seat
 
 # The order of a game's seats wherever they are shown.
 SEAT_ORDER = ("position", "pk")
@@ -69,6 +69,8 @@ class _Columns:
 
 
 _GAME = _Columns(Game, "g")
+_CHAT = _Columns(ChatMessage, "m")
+_AUTHOR = _Columns(User, "u")
 _SEAT = _Columns(Seat, "s")
 _USER = _Columns(User, "u")
 _REPLACED = _Columns(User, "r")
@@ -105,6 +107,18 @@ _SEATS_SQL = f"""
     WHERE s."{_SEAT_GAME.column}" = %s
     ORDER BY {_ORDER}
 """  # noqa: S608 - names from the models; the one value is a parameter
+
+
+_CHAT_AUTHOR = ChatMessage._meta.get_field("author")
+_CHAT_GAME = ChatMessage._meta.get_field("game")
+_CHAT_SQL = f"""
+    SELECT {_CHAT.sql}, {_AUTHOR.sql}
+    FROM {ChatMessage._meta.db_table} m
+    JOIN {_USERS} u ON u."id" = m."{_CHAT_AUTHOR.column}"
+    WHERE m."{_CHAT_GAME.column}" = %s
+    ORDER BY m."id" DESC
+    LIMIT %s
+"""  # noqa: S608 - names from the models; the values are parameters
 
 
 def _seat(game: Game, row, start: int, conn) -> Seat | None:
@@ -158,3 +172,16 @@ def locked_game(game_id: int, *, with_seats: bool = False) -> Game | None:
             cursor.execute(_SEATS_SQL, [game_id])
             _set_seats(game, [_seat(game, r, 0, connection) for r in cursor.fetchall()])
     return game
+
+
+def latest_chat(game_id: int, count: int) -> list[ChatMessage]:
+    """The game's last `count` chat messages, oldest first, each with its author."""
+    with connection.cursor() as cursor:
+        cursor.execute(_CHAT_SQL, [game_id, count])
+        found = cursor.fetchall()
+    messages = []
+    for row in reversed(found):
+        message = _CHAT.build(row, 0, connection)
+        _CHAT_AUTHOR.set_cached_value(message, _AUTHOR.build(row, _CHAT.width, connection))
+        messages.append(message)
+    return messages

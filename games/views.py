@@ -647,8 +647,7 @@ CHAT_SHOWN = 50
 
 
 def _chat_messages(game: Game) -> list[ChatMessage]:
-    recent = ChatMessage.objects.filter(game=game).select_related("author").order_by("-pk")
-    return list(reversed(recent[:CHAT_SHOWN]))
+    return rows.latest_chat(game.pk, CHAT_SHOWN)  # with their authors, oldest first
 
 
 def _chat_response(request, game_id: int, *, error: str = "", notice: str = "", status=200):
