@@ -8,7 +8,8 @@ import json
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, load_backend
+from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.decorators import login_required
 from django.contrib.humanize.templatetags.humanize import ordinal
 from django.core.exceptions import RequestDataTooBig
@@ -58,6 +59,7 @@ def _visible_game(request: HttpRequest, game_id: int, *, token: str | None = Non
     game = rows.game_with_seats(game_id)
     if game is None:
         raise Http404("There is no such game.")
+    _user_from_seats(request, game)
     if services.may_watch(game, request.user, token):
         return game
     raise Http404("There is no such game.")
@@ -527,6 +529,30 @@ def _session_is_valid(request: HttpRequest, password: str) -> bool:
     return constant_time_compare(given, user.get_session_auth_hash()) or any(
         constant_time_compare(given, fallback) for fallback in user.get_session_auth_fallback_hash()
     )
+
+
+def _user_from_seats(request: HttpRequest, game: Game) -> None:
+    """request.user, when the session's user is a player of this game (or the one a bot
+    replaced), taken from the row just read with the seats rather than by a query of its own,
+    after django.contrib.auth.get_user's own checks on that row: the session's backend loads
+    users by id (ModelBackend.get_user), the user is active, the session's hash is the one of
+    their current password. Any other case (a visitor, a hash of an older secret) leaves
+    request.user to load as it always does."""
+    if hasattr(request, "_cached_user"):  # django.contrib.auth.middleware.get_user's cache
+        return
+    user_id = _session_user_id(request)
+    backend = request.session.get(BACKEND_SESSION_KEY)
+    if not user_id or backend not in settings.AUTHENTICATION_BACKENDS:
+        return
+    if type(load_backend(backend)).get_user is not ModelBackend.get_user:
+        return
+    for seat in game.seats.all():
+        for user in (seat.user, seat.replaced_user):
+            if user is not None and user.pk == user_id:
+                given = request.session.get(HASH_SESSION_KEY) or ""
+                if user.is_active and constant_time_compare(given, user.get_session_auth_hash()):
+                    request._cached_user = user
+                return
 
 
 def _parse_version(request: HttpRequest) -> int | None:
