@@ -16,7 +16,7 @@ from django.db import connection
 from django.db.models import Prefetch
 
 from accounts.models import User
-from games.models import ChatMessage, Game, Seat
+from games.models import ChatMessage, Game, Move, Notification, Seat
 
 # The order of a game's seats wherever they are shown.
 SEAT_ORDER = ("position", "pk")
@@ -185,3 +185,63 @@ def latest_chat(game_id: int, count: int) -> list[ChatMessage]:
         _CHAT_AUTHOR.set_cached_value(message, _AUTHOR.build(row, _CHAT.width, connection))
         messages.append(message)
     return messages
+
+
+# --- the writes of a move ------------------------------------------------------------------------
+
+
+class _Insert:
+    """One model's INSERT, written out once: the values prepared by the fields as the ORM's
+    save() prepares them (defaults set by the model, auto_now_add, JSON), the new primary key
+    returned. `ignore_conflicts`: a row that a unique constraint already holds is not written
+    (ON CONFLICT DO NOTHING, PostgreSQL and SQLite alike) and the call returns None."""
+
+    def __init__(self, model, *, ignore_conflicts: bool = False):
+        meta = model._meta
+        self.fields = [f for f in meta.concrete_fields if f is not meta.pk]
+        columns = ", ".join(f'"{f.column}"' for f in self.fields)
+        marks = ", ".join(["%s"] * len(self.fields))
+        conflict = " ON CONFLICT DO NOTHING" if ignore_conflicts else ""
+        self.sql = (
+            f"INSERT INTO {meta.db_table} ({columns}) VALUES ({marks}){conflict} "  # noqa: S608
+            f'RETURNING "{meta.pk.column}"'
+        )
+
+    def __call__(self, obj) -> int | None:
+        values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in self.fields]
+        with connection.cursor() as cursor:
+            cursor.execute(self.sql, values)
+            row = cursor.fetchone()
+        if row is None:
+            return None
+        obj.pk = row[0]
+        obj._state.adding = False
+        obj._state.db = connection.alias
+        return obj.pk
+
+
+insert_move = _Insert(Move)
+insert_notification_once = _Insert(Notification, ignore_conflicts=True)
+
+_SEAT_TABLE, _SEAT_TO_ACT = Seat._meta.db_table, Seat._meta.get_field("to_act").column
+
+
+def set_to_act(game_id: int, positions: list[int]) -> None:
+    """Seat.to_act true for the seats at `positions` of the game, false for the others: one
+    UPDATE that writes only the rows that change (each a write of the (user, to_act) index)."""
+    marks = ", ".join(["%s"] * len(positions))
+    now = f'COALESCE("position" IN ({marks}), FALSE)' if positions else "FALSE"
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f'UPDATE {_SEAT_TABLE} SET "{_SEAT_TO_ACT}" = {now} '  # noqa: S608 - values as parameters
+            f'WHERE "{_SEAT_GAME.column}" = %s AND "{_SEAT_TO_ACT}" <> {now}',
+            [*positions, game_id, *positions],
+        )
+
+
+_SEEN_SQL = f'UPDATE {_SEAT_TABLE} SET "seen_version" = %s, "seen_mark" = %s WHERE "id" = %s'  # noqa: S608
+
+
+def set_seen(seat_id: int, version: int, mark: int) -> None:
+    with connection.cursor() as cursor:
+        cursor.execute(_SEEN_SQL, [version, mark, seat_id])
