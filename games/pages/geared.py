@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import random
 
-from django.urls import reverse
-
+from games import links
 from games.errors import GameError
 from games.geared import engine
 from games.geared.text import describe, with_build_numbers
@@ -120,7 +119,8 @@ def context(table: Table) -> dict:
         "move_query": sel.query() if preview else "",
         "highlight": {c.build for c in ui["choices"] if c.build is not None}
         | set(ghosts if preview else ()),
-        "fragment_url": reverse("game_fragment", args=[game.pk]),
+        "game_url": links.url("game", game.pk),
+        "fragment_url": links.url("game_fragment", game.pk),
         "events": [
             {"text": describe(e, names, me), "new": seen is not None and e["n"] > seen}
             for e in reversed(with_build_numbers(view["events"], game.state["events"]))

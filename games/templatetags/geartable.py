@@ -4,7 +4,22 @@ from django import template
 from django.template.loader import get_template
 from django.utils.safestring import mark_safe
 
+from games import links
+
 register = template.Library()
+
+
+@register.simple_tag
+def cached_url(name: str, *args) -> str:
+    """`{% cached_url 'game_log' game.pk %}`: `{% url %}`, for a route of ours whose arguments
+    are ids (or none), reversed once per process (games/links.py)."""
+    return links.url(name, *args)
+
+
+@register.simple_tag
+def cached_static(path: str) -> str:
+    """`{% cached_static 'css/site.css' %}`: `{% static %}`, looked up once per process."""
+    return links.static(path)
 
 
 @register.filter
