@@ -1,10 +1,7 @@
-import functools
-
 from django import template
-from django.template.loader import get_template
-from django.utils.safestring import mark_safe
 
 from games import links
+from games.pages import geared_html
 
 register = template.Library()
 
@@ -30,13 +27,6 @@ def get_item(mapping, key):
 
 @register.filter
 def card(c: dict, icons_url: str) -> str:
-    """`{{ c|card:icons_url }}`: a Geared card as HTML (templates/games/_card.html). A card's
-    look depends only on its id and, for a placed wild, its declared level, so each is rendered
-    once per process: a page shows dozens of cards, and this was most of its rendering time."""
-    return _card_html(c["id"], c.get("level"), icons_url, tuple(sorted(c.items())))
-
-
-@functools.lru_cache(maxsize=2048)
-def _card_html(card_id: int, level: int | None, icons_url: str, items: tuple) -> str:
-    html = get_template("games/_card.html").render({"c": dict(items), "icons_url": icons_url})
-    return mark_safe(html)  # noqa: S308 - our own template's output, escaped when rendered
+    """`{{ c|card:icons_url }}`: a Geared card as HTML (templates/games/_card.html), rendered
+    once per card and process (games/pages/geared_html.py)."""
+    return geared_html.card(c, icons_url)
