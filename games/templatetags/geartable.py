@@ -1,4 +1,8 @@
+import functools
+
 from django import template
+from django.template.loader import get_template
+from django.utils.safestring import mark_safe
 
 from games import links
 from games.pages import geared_html
@@ -30,3 +34,15 @@ def card(c: dict, icons_url: str) -> str:
     """`{{ c|card:icons_url }}`: a Geared card as HTML (templates/games/_card.html), rendered
     once per card and process (games/pages/geared_html.py)."""
     return geared_html.card(c, icons_url)
+
+
+@register.filter
+def gears(colours: list[str]) -> str:
+    """`{{ robot.gears|gears }}`: Out of Gears gears as HTML (templates/games/_gear.html, one
+    after the other), each colour rendered once per process: a page shows dozens of them."""
+    return mark_safe("".join(_gear_html(g) for g in colours))  # noqa: S308 - see _gear_html
+
+
+@functools.lru_cache(maxsize=64)
+def _gear_html(colour: str) -> str:
+    return get_template("games/_gear.html").render({"g": colour})  # escaped by the template
