@@ -23,7 +23,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import EmailSuppression, User
-from games import effects, outbox, vacation
+from games import effects, outbox, rows, vacation
 from games.models import Digest, Game, Invitation, Notification, Seat, Status, seat_names
 from games.pages import page
 
@@ -66,15 +66,16 @@ def queue(game: Game, kind: str, seats, *, turn: int = 0, about: int = 0) -> lis
         user = seat.user
         if not may_mail(user, kind):
             continue
-        note, created = Notification.objects.get_or_create(
+        # At most once (the unique key): one INSERT that writes nothing if the row is there.
+        note = Notification(
             kind=kind,
             user=user,
             game=game,
             turn=turn,
             about=about,
-            defaults={"next_attempt": outbox.first_attempt()},
+            next_attempt=outbox.first_attempt(),
         )
-        if created:
+        if rows.insert_notification_once(note) is not None:
             created_ids.append(note.pk)
     # The move is committed whatever happens to its e-mail: a broker that cannot be reached is
     # logged, and the sweep sends the row later.

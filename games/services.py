@@ -17,11 +17,11 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
-from django.db.models import Case, F, Prefetch, Q, Value, When
+from django.db.models import F, Q
 from django.utils import timezone
 
 from accounts.models import EmailSuppression, User
-from games import effects, engines, live, notifications, ratings, vacation
+from games import effects, engines, live, notifications, ratings, rows, vacation
 from games.errors import Conflict, Forbidden, GameError, NotFound
 from games.interface import IllegalMove
 from games.models import TURN_TIMES, BotKind, Game, Invitation, Move, Seat, Status, seat_names
@@ -39,22 +39,17 @@ __all__ = ["Conflict", "Forbidden", "GameError", "NewGame", "NotFound"]  # and t
 
 
 # A game's seats as its pages show them: in order, with their players.
-SEATS = Prefetch(
-    "seats",
-    queryset=Seat.objects.select_related("user", "replaced_user").order_by("position", "pk"),
-)
+SEATS = rows.SEATS
 
 
 def locked_game(game_id: int, *, with_seats: bool = False) -> Game:
     """The game row, locked until the transaction ends. Call inside transaction.atomic().
-    `with_seats`: its seats loaded along (SEATS), for a change that leaves them as they are."""
-    games = Game.objects.select_for_update()
-    if with_seats:
-        games = games.prefetch_related(SEATS)
-    try:
-        return games.get(pk=game_id)
-    except Game.DoesNotExist:
-        raise NotFound("There is no such game.") from None
+    `with_seats`: its seats loaded along (as prefetched with SEATS), read once the lock is
+    held, for a change that leaves them as they are. Written-out SQL (games/rows.py)."""
+    game = rows.locked_game(game_id, with_seats=with_seats)
+    if game is None:
+        raise NotFound("There is no such game.")
+    return game
 
 
 def seat_of(game: Game, user: User | None) -> Seat | None:
@@ -524,7 +519,7 @@ def play_bots(game_id: int, *, limit: int = 60) -> int:
 
 def _record(game: Game, seat: Seat | None, kind: str, action: dict | None) -> None:
     game.move_count += 1
-    Move.objects.create(game=game, seq=game.move_count, seat=seat, kind=kind, action=action)
+    rows.insert_move(Move(game=game, seq=game.move_count, seat=seat, kind=kind, action=action))
 
 
 def _after_change(game: Game, *, new_turn: bool) -> None:
@@ -584,14 +579,13 @@ def _settle(game: Game) -> list[Seat]:
 
 
 def _sync_seats(game: Game, seats: list[Seat]) -> None:
-    """Keep Seat.to_act (the "your turn" index) in step with the engine, in one UPDATE, and in
-    the `seats` loaded (a page drawn from them next shows who is away while it waits for them)."""
+    """Keep Seat.to_act (the "your turn" index) in step with the engine, in one UPDATE of the
+    rows that change, and in the `seats` loaded (a page drawn from them next shows who is away
+    while it waits for them)."""
     active = game.status == Status.ACTIVE
     to_act = engines.engine(game.kind).to_act(game.state) if active else frozenset()
-    positions = [int(s) for s in to_act]
-    Seat.objects.filter(game=game).update(
-        to_act=Case(When(position__in=positions, then=Value(True)), default=Value(False))
-    )
+    positions = sorted(int(s) for s in to_act)
+    rows.set_to_act(game.pk, positions)
     live.forget_turns(uid for s in seats for uid in (s.user_id, s.replaced_user_id))
     for seat in seats:
         seat.to_act = seat.position in positions
@@ -656,7 +650,7 @@ def mark_seen(seat: Seat, version: int, mark: int) -> None:
     """Remember what a player has now been shown of their game (the version, and the newest
     event or turn story), so that the next visit marks what is new: one UPDATE, when changed."""
     if seat.seen_version != version or seat.seen_mark != mark:
-        Seat.objects.filter(pk=seat.pk).update(seen_version=version, seen_mark=mark)
+        rows.set_seen(seat.pk, version, mark)
         seat.seen_version, seat.seen_mark = version, mark
 
 

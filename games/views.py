@@ -9,14 +9,15 @@ import json
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, load_backend
+from django.contrib.auth.backends import ModelBackend
 from django.contrib.auth.decorators import login_required
 from django.contrib.humanize.templatetags.humanize import ordinal
 from django.core.cache import cache
 from django.core.exceptions import RequestDataTooBig
 from django.core.paginator import Paginator
 from django.db import connection
-from django.db.models import Count, prefetch_related_objects
+from django.db.models import Count
 from django.db.models.fields.json import KeyTransform
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -31,7 +32,7 @@ from django_htmx.http import HttpResponseStopPolling
 
 from accounts.middleware import shows_no_time
 from accounts.models import EmailSuppression, User
-from games import engines, live, moderation, ratings, replay, services
+from games import engines, live, moderation, ratings, replay, rows, services
 from games.context_processors import your_turn_count
 from games.forms import NewGameForm
 from games.models import ChatMessage, Game, Invitation, Seat, Status, seat_names
@@ -54,19 +55,15 @@ def _bad_request(request: HttpRequest, message: str) -> HttpResponse:
     return render(request, "bad_request.html", {"message": message}, status=400)
 
 
-# Every page of a game starts by reading its row: written out once rather than compiled by the
-# ORM on every request (a third of the time of the ORM's get, for the same Game).
-_GAME_SQL = f"SELECT * FROM {Game._meta.db_table} WHERE id = %s"  # noqa: S608 - the model's table
-
-
 def _visible_game(request: HttpRequest, game_id: int, *, token: str | None = None) -> Game:
     """The game if this visitor may see it: seated players always, and those who left it for a
     bot (read only); anyone for a public game or with the join link; for everybody else a
     private game does not exist (404)."""
-    game = next(iter(Game.objects.raw(_GAME_SQL, [game_id])), None)
+    # Its row, seats and players in one query written out once (games/rows.py).
+    game = rows.game_with_seats(game_id)
     if game is None:
         raise Http404("There is no such game.")
-    prefetch_related_objects([game], SEATS)
+    _user_from_seats(request, game)
     if services.may_watch(game, request.user, token):
         return game
     raise Http404("There is no such game.")
@@ -619,6 +616,30 @@ def _session_is_valid(request: HttpRequest, password: str) -> bool:
     )
 
 
+def _user_from_seats(request: HttpRequest, game: Game) -> None:
+    """request.user, when the session's user is a player of this game (or the one a bot
+    replaced), taken from the row just read with the seats rather than by a query of its own,
+    after django.contrib.auth.get_user's own checks on that row: the session's backend loads
+    users by id (ModelBackend.get_user), the user is active, the session's hash is the one of
+    their current password. Any other case (a visitor, a hash of an older secret) leaves
+    request.user to load as it always does."""
+    if hasattr(request, "_cached_user"):  # django.contrib.auth.middleware.get_user's cache
+        return
+    user_id = _session_user_id(request)
+    backend = request.session.get(BACKEND_SESSION_KEY)
+    if not user_id or backend not in settings.AUTHENTICATION_BACKENDS:
+        return
+    if type(load_backend(backend)).get_user is not ModelBackend.get_user:
+        return
+    for seat in game.seats.all():
+        for user in (seat.user, seat.replaced_user):
+            if user is not None and user.pk == user_id:
+                given = request.session.get(HASH_SESSION_KEY) or ""
+                if user.is_active and constant_time_compare(given, user.get_session_auth_hash()):
+                    request._cached_user = user
+                return
+
+
 def _parse_version(request: HttpRequest) -> int | None:
     try:
         return int(request.POST.get("version", ""))
@@ -737,8 +758,7 @@ CHAT_SHOWN = 50
 
 
 def _chat_messages(game: Game) -> list[ChatMessage]:
-    recent = ChatMessage.objects.filter(game=game).select_related("author").order_by("-pk")
-    return list(reversed(recent[:CHAT_SHOWN]))
+    return rows.latest_chat(game.pk, CHAT_SHOWN)  # with their authors, oldest first
 
 
 def _chat_response(request, game_id: int, *, error: str = "", notice: str = "", status=200):

@@ -5,13 +5,15 @@ from __future__ import annotations
 
 import random
 
-from django.urls import reverse
+from django.utils.html import escape
 
+from games import links
 from games.errors import GameError
 from games.geared import engine
 from games.geared.text import describe, with_build_numbers
 from games.geared.viewing import view_event
 from games.models import Game, Notification, Seat
+from games.pages import geared_html
 from games.pages.base import Table
 from games.pages.geared_ui import Selection, board_preview, offer
 
@@ -82,6 +84,10 @@ def context(table: Table) -> dict:
     preview = ui.get("preview")
     board = board_preview(view, preview.action) if preview else {}
     ghosts, leaving = board.get("ghosts", {}), board.get("leaving", set())
+    icons_url = links.static("icons.svg")
+    game_url = links.url("game", game.pk)
+    fragment_url = links.url("game_fragment", game.pk)
+    urls = (escape(game_url), escape(fragment_url))
     players = []
     for sid in view["seats"]:
         p = view["players"][sid]
@@ -95,7 +101,7 @@ def context(table: Table) -> dict:
                 "is_turn": sid == view["turn"],
                 "progress": min(100, round(100 * p["score"] / view["target"])),
                 "builds": [
-                    _build(b, ghosts.get(b["id"], {}), leaving, part_links, sel)
+                    _build(b, ghosts.get(b["id"], {}), leaving, part_links, sel, icons_url, urls)
                     for b in p["builds"]
                 ],
                 "new_builds": board.get("new_builds", []) if sid == me else [],
@@ -110,17 +116,23 @@ def context(table: Table) -> dict:
     # Focus moves after an htmx swap by static/js/geartable.js (data-autofocus); a whole page
     # loaded mid-selection (without JavaScript, or a reload) asks the browser (autofocus).
     full_page = not table.htmx and not sel.empty
+    autofocus = "data-autofocus autofocus" if full_page else "data-autofocus"
+    for h in hand:
+        h["html"] = geared_html.hand_card(
+            h, h["tappable"] and not view["over"], autofocus, urls, icons_url
+        )
     seen = table.seen
     return {
         "sel": sel,
         "ui": ui,
         "hand": hand,
         "focus": focus,
-        "autofocus": "data-autofocus autofocus" if full_page else "data-autofocus",
+        "autofocus": autofocus,
         "move_query": sel.query() if preview else "",
         "highlight": {c.build for c in ui["choices"] if c.build is not None}
         | set(ghosts if preview else ()),
-        "fragment_url": reverse("game_fragment", args=[game.pk]),
+        "game_url": game_url,
+        "fragment_url": fragment_url,
         "events": [
             {"text": describe(e, names, me), "new": seen is not None and e["n"] > seen}
             for e in reversed(with_build_numbers(view["events"], game.state["events"]))
@@ -156,9 +168,12 @@ def _hand(view: dict, ui: dict, sel: Selection) -> list[dict]:
     return hand
 
 
-def _build(build: dict, ghosts: dict, leaving: set, part_links: dict, sel) -> dict:
+def _build(
+    build: dict, ghosts: dict, leaving: set, part_links: dict, sel, icons_url: str, urls
+) -> dict:
     """A build as the page draws it: each slot with its card, the card a preview would put
-    there (faint), whether a preview takes its card away, and the link a tap on it follows."""
+    there (faint), whether a preview takes its card away, and the link a tap on it follows;
+    and the slots' HTML (games/pages/geared_html.py)."""
     slots = []
     for name, card in build["parts"].items():
         cid = card["id"] if card else None
@@ -172,7 +187,7 @@ def _build(build: dict, ghosts: dict, leaving: set, part_links: dict, sel) -> di
                 "selected": cid is not None and cid in (sel.move, sel.target),
             }
         )
-    return {**build, "slots": slots}
+    return {**build, "slots": slots, "slots_html": geared_html.slots(slots, icons_url, *urls)}
 
 
 def _focus(ui: dict, sel: Selection, hand: list, my_turn: bool) -> str:

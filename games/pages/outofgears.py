@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import random
 
-from django.urls import reverse
-
+from games import links
 from games.errors import Conflict, GameError
 from games.models import Game, Notification, Seat
 from games.outofgears import engine
@@ -147,7 +146,7 @@ def context(table: Table) -> dict:
         "story_new": seen is not None and story.get("turn", 0) > seen,
         "mark_now": story.get("turn", 0),
         "ranking": sorted(robots, key=lambda r: -r["points"]),
-        "fragment_url": reverse("game_fragment", args=[table.game.pk]),
+        "fragment_url": links.url("game_fragment", table.game.pk),
         "resolving": view["all_programmed"] and not view["over"],
     }
 

@@ -4,7 +4,23 @@ from django import template
 from django.template.loader import get_template
 from django.utils.safestring import mark_safe
 
+from games import links
+from games.pages import geared_html
+
 register = template.Library()
+
+
+@register.simple_tag
+def cached_url(name: str, *args) -> str:
+    """`{% cached_url 'game_log' game.pk %}`: `{% url %}`, for a route of ours whose arguments
+    are ids (or none), reversed once per process (games/links.py)."""
+    return links.url(name, *args)
+
+
+@register.simple_tag
+def cached_static(path: str) -> str:
+    """`{% cached_static 'css/site.css' %}`: `{% static %}`, looked up once per process."""
+    return links.static(path)
 
 
 @register.filter
@@ -15,13 +31,18 @@ def get_item(mapping, key):
 
 @register.filter
 def card(c: dict, icons_url: str) -> str:
-    """`{{ c|card:icons_url }}`: a Geared card as HTML (templates/games/_card.html). A card's
-    look depends only on its id and, for a placed wild, its declared level, so each is rendered
-    once per process: a page shows dozens of cards, and this was most of its rendering time."""
-    return _card_html(c["id"], c.get("level"), icons_url, tuple(sorted(c.items())))
+    """`{{ c|card:icons_url }}`: a Geared card as HTML (templates/games/_card.html), rendered
+    once per card and process (games/pages/geared_html.py)."""
+    return geared_html.card(c, icons_url)
 
 
-@functools.lru_cache(maxsize=2048)
-def _card_html(card_id: int, level: int | None, icons_url: str, items: tuple) -> str:
-    html = get_template("games/_card.html").render({"c": dict(items), "icons_url": icons_url})
-    return mark_safe(html)  # noqa: S308 - our own template's output, escaped when rendered
+@register.filter
+def gears(colours: list[str]) -> str:
+    """`{{ robot.gears|gears }}`: Out of Gears gears as HTML (templates/games/_gear.html, one
+    after the other), each colour rendered once per process: a page shows dozens of them."""
+    return mark_safe("".join(_gear_html(g) for g in colours))  # noqa: S308 - see _gear_html
+
+
+@functools.lru_cache(maxsize=64)
+def _gear_html(colour: str) -> str:
+    return get_template("games/_gear.html").render({"g": colour})  # escaped by the template

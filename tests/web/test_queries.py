@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from django.db import connection
 from django.test import Client
@@ -11,7 +13,14 @@ from django.urls import reverse
 from games import services
 from games.models import Kind
 from tests.conftest import make_user
-from tests.web.helpers import advance, client_for, start_geared
+from tests.web.helpers import (
+    advance,
+    client_for,
+    greedy_choice,
+    post_move,
+    seat_to_act,
+    start_geared,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -136,3 +145,31 @@ def test_the_poll_costs_at_most_three_queries_with_the_session(alice, bob, carol
             response = client.get(reverse("game_poll", args=[game.pk]), {"v": v})
         assert response.status_code in (200, 204)
         assert len(queries) <= 3, [q["sql"] for q in queries.captured_queries]
+
+
+def test_a_player_s_page_and_fragment_cost_a_fixed_few_queries(alice, bob):
+    """The game with its seats and players (one query), the chat (the full page only), the
+    nav's count; the first look also records what was seen. No user row: the player's is the
+    one read with the seats."""
+    game = start_geared([alice, bob])
+    assert first_view_costs(game, alice) == {
+        "page, first look": 4,
+        "page, again": 3,
+        "fragment": 2,
+        "fragment with a selection": 2,
+    }
+
+
+def test_a_move_answered_with_the_fragment_costs_a_fixed_number_of_queries(alice, bob, monkeypatch):
+    """The user, the transaction (the game locked, its seats, the Move row, the game, to_act,
+    the next player's e-mail), what the mover has now seen, the nav's count."""
+    rng = random.Random(16)  # one deal, whose first move is a plain one (not the game's end)
+    monkeypatch.setattr(services, "table_rng", lambda: rng)
+    game = start_geared([alice, bob], target=1000)
+    seat = seat_to_act(game)
+    client = client_for(seat.user)
+    with CaptureQueriesContext(connection) as queries:
+        response = post_move(client, game, greedy_choice(game, seat), game.version, htmx=True)
+    assert response.status_code == 200
+    sql = [q["sql"] for q in queries.captured_queries]
+    assert len(sql) == 11, sql
