@@ -20,7 +20,10 @@ _STAND_INS = (987654321, 987654322, 987654323)
 
 
 def url(name: str, *args) -> str:
-    """reverse(name, args=args), for integer ids (or none)."""
+    """reverse(name, args=args): for integer ids (or none) by the route's pattern, for a few
+    fixed words (a game's kind: the rules) as a whole."""
+    if args and all(type(a) is str for a in args):
+        return _with_words(name, args, get_script_prefix(), get_urlconf())
     if len(args) > len(_STAND_INS) or any(type(a) is not int for a in args):
         return reverse(name, args=args)
     pattern = _pattern(name, len(args), get_script_prefix(), get_urlconf())
@@ -43,6 +46,11 @@ def _pattern(name: str, count: int, prefix: str, urlconf) -> str | None:
     return pattern
 
 
+@functools.lru_cache(maxsize=256)
+def _with_words(name: str, args: tuple[str, ...], prefix: str, urlconf) -> str:
+    return reverse(name, urlconf=urlconf, args=args)
+
+
 @functools.cache
 def static(path: str) -> str:
     """The URL of a static file of ours (the manifest's hashed name, in production)."""
@@ -51,6 +59,7 @@ def static(path: str) -> str:
 
 def _forget(**kwargs) -> None:
     _pattern.cache_clear()
+    _with_words.cache_clear()
     static.cache_clear()
 
 

@@ -101,8 +101,8 @@ def context(table: Table) -> dict:
                 "is_turn": sid == view["turn"],
                 "progress": min(100, round(100 * p["score"] / view["target"])),
                 "builds": [
-                    _build(b, ghosts.get(b["id"], {}), leaving, part_links, sel, icons_url, urls)
-                    for b in p["builds"]
+                    _build(i, b, ghosts.get(b["id"], {}), leaving, part_links, sel, icons_url, urls)
+                    for i, b in enumerate(p["builds"], start=1)
                 ],
                 "new_builds": board.get("new_builds", []) if sid == me else [],
             }
@@ -169,11 +169,12 @@ def _hand(view: dict, ui: dict, sel: Selection) -> list[dict]:
 
 
 def _build(
-    build: dict, ghosts: dict, leaving: set, part_links: dict, sel, icons_url: str, urls
+    number: int, build: dict, ghosts: dict, leaving: set, part_links: dict, sel, icons_url, urls
 ) -> dict:
     """A build as the page draws it: each slot with its card, the card a preview would put
     there (faint), whether a preview takes its card away, and the link a tap on it follows;
-    and the slots' HTML (games/pages/geared_html.py)."""
+    and the slots' HTML (games/pages/geared_html.py). `number`: "Build 2", as text (a number
+    printed by a template is localised, several times the cost)."""
     slots = []
     for name, card in build["parts"].items():
         cid = card["id"] if card else None
@@ -187,7 +188,8 @@ def _build(
                 "selected": cid is not None and cid in (sel.move, sel.target),
             }
         )
-    return {**build, "slots": slots, "slots_html": geared_html.slots(slots, icons_url, *urls)}
+    html = geared_html.slots(slots, icons_url, *urls)
+    return {**build, "number": str(number), "slots": slots, "slots_html": html}
 
 
 def _focus(ui: dict, sel: Selection, hand: list, my_turn: bool) -> str:

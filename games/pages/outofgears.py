@@ -117,9 +117,16 @@ def context(table: Table) -> dict:
             }
         )
     yards = []
-    for n in range(1, 9):
+    for n in range(1, 9):  # numbers as text: a number printed by a template is localised
         gears = view["junkyards"].get(str(n))
-        yards.append({"number": n, "in_play": gears is not None, "gears": gears or []})
+        yards.append(
+            {
+                "number": str(n),
+                "in_play": gears is not None,
+                "gears": gears or [],
+                "count": str(len(gears or ())),
+            }
+        )
     story = view.get("last_story") or {}
     waiting_for = [names.get(s, s) for s, done in view["submitted"].items() if not done]
     return {
