@@ -7,6 +7,7 @@ Legal-move generation lives in games/geared/moves.py, views in games/geared/view
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from games.geared import moves
 from games.geared.bots import greedy_bot
@@ -24,6 +25,7 @@ from games.geared.cards import (
     PART_NAMES,
     card_name,
 )
+from games.geared.legal import legal_actions as _legal_actions
 from games.geared.viewing import view
 from games.interface import IllegalMove
 
@@ -168,10 +170,12 @@ def result(state: dict) -> dict:
     return {"scores": scores, "winners": list(state["winners"]), "ranking": ranking}
 
 
-def legal_actions(state: dict, seat: str) -> list[dict]:
+def legal_actions(state: dict, seat: str) -> Sequence[dict]:
+    """A read-only sequence (games/geared/legal.py): counted at once, each action built when
+    it is read; [] when it is not `seat`'s turn."""
     if state["over"] or seat != state["seats"][state["turn"]]:
         return []
-    return moves.legal_actions(state, seat)
+    return _legal_actions(state, seat)
 
 
 # --- apply -------------------------------------------------------------------------------------
