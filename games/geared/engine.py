@@ -23,6 +23,7 @@ from games.geared.cards import (
     LEVEL,
     PART,
     PART_NAMES,
+    TYPE_BIT,
     card_name,
 )
 from games.geared.legal import legal_actions as _legal_actions
@@ -193,12 +194,22 @@ def apply(state: dict, seat: str, action: dict) -> dict:
     if not isinstance(action, dict):
         raise IllegalMove("An action must be an object with a type.")
     kind = action.get("type")
+    if kind == "play":
+        new = _play_fast(state, seat, action)
+        if new is not None:
+            return new
+    return _apply(state, seat, action, kind)
+
+
+def _apply(state: dict, seat: str, action: dict, kind: object) -> dict:
+    """apply's checks and changes through the action's handler, on a draft (see _w): the rules
+    as written. _play_fast gives the same result for the plays it accepts."""
     handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise IllegalMove(f"Unknown action type {kind!r}.")
-    new = dict(state)
+    new = state.copy()
     new[_OWN] = set()  # see _w
-    new["events"] = list(state["events"])  # every action records an event
+    new["events"] = state["events"].copy()  # every action records an event
     handler(new, seat, action)
     del new[_OWN]
     return new
@@ -243,7 +254,7 @@ def _w(s: dict, key: str):
     if key not in own:
         own.add(key)
         value = s[key]
-        s[key] = list(value) if isinstance(value, list) else dict(value)
+        s[key] = value.copy()  # a list or a dict
     return s[key]
 
 
@@ -254,25 +265,31 @@ def _w_seat(s: dict, key: str, seat: str) -> list:
     if mark not in own:
         own.add(mark)
         container = _w(s, key)
-        container[seat] = list(container[seat])
+        container[seat] = container[seat].copy()
     return s[key][seat]
 
 
 def _w_builds(s: dict, owner: str) -> list[dict]:
-    """`owner`'s incomplete builds, writable: the list, each build dict and its cards."""
+    """`owner`'s list of incomplete builds, writable (a build in it: _w_build)."""
     own = s[_OWN]
     mark = ("builds", owner)
     if mark not in own:
         own.add(mark)
         builds = _w(s, "builds")
-        builds[owner] = [{"id": b["id"], "cards": list(b["cards"])} for b in builds[owner]]
+        builds[owner] = builds[owner].copy()
     return s["builds"][owner]
 
 
 def _w_build(s: dict, owner: str, build: dict) -> dict:
-    """The writable copy of `build`, one of `owner`'s builds (found before copying)."""
-    for b in _w_builds(s, owner):
+    """The writable copy of `build`, one of `owner`'s builds (found by its id) and its cards."""
+    builds = _w_builds(s, owner)
+    mark = ("build", build["id"])  # build ids are never reused
+    own = s[_OWN]
+    for i, b in enumerate(builds):
         if b["id"] == build["id"]:
+            if mark not in own:
+                own.add(mark)
+                b = builds[i] = {"id": b["id"], "cards": b["cards"].copy()}
             return b
     raise AssertionError("build not found")  # pragma: no cover
 
@@ -355,6 +372,7 @@ def _new_build(s: dict, seat: str) -> dict:
     b = {"id": s["next_build_id"], "cards": []}
     s["next_build_id"] += 1
     _w_builds(s, seat).append(b)
+    s[_OWN].add(("build", b["id"]))
     return b
 
 
@@ -486,6 +504,224 @@ def _discard_action_card(s: dict, seat: str, cid: int) -> None:
 # --- the actions -------------------------------------------------------------------------------
 
 
+def _play_fast(state: dict, seat: str, a: dict) -> dict | None:
+    """The state after a play (G5, G10, G18, G7) that passes every check of _do_play, built
+    with only the copies it needs and no draft; None for anything else, which _apply then
+    refuses with _do_play's message (or plays, if this function declined a rare case). The same
+    result as _apply, down to the order of keys (tests/unit/geared/test_geared_fast_apply.py)."""
+    cards = a.get("cards")
+    dests = a.get("builds")
+    if type(cards) is not list or type(dests) is not list:
+        return None
+    n = len(cards)
+    if n != len(dests) or len(a) != (4 if "level" in a else 3):
+        return None  # the field checks and their messages: _do_play
+    if n == 1:
+        return _play_one_fast(state, seat, a, cards[0], dests[0])
+    if not 1 < n < 4:
+        return None
+    hand = state["hands"][seat]
+    wild = False
+    level = 0
+    for c in cards:
+        if type(c) is not int or c not in hand or not IS_PART[c]:
+            return None
+        if IS_WILD[c]:
+            wild = True
+        elif not level:
+            level = LEVEL[c]
+        elif level != LEVEL[c]:
+            return None
+    if len(set(cards)) != n:
+        return None
+    if wild:
+        level_given = a.get("level")
+        if type(level_given) is not int or not 0 < level_given < 6:
+            return None
+        if level and level_given != level:
+            return None
+        level = level_given
+    elif len(a) == 4:  # a level without a wild
+        return None
+    mine = state["builds"][seat]
+    groups: dict[object, list[int]] = {}
+    for c, dest in sorted(zip(cards, dests, strict=True)):
+        if type(dest) is str:
+            if dest not in NEW_LABELS:
+                return None
+        elif type(dest) is not int or not any(b["id"] == dest for b in mine):
+            return None
+        group = groups.get(dest)
+        if group is None:
+            groups[dest] = [c]
+        else:
+            group.append(c)
+    wl = state["wild_levels"]
+    for dest, group in groups.items():
+        existing = []
+        if type(dest) is int:
+            for b in mine:
+                if b["id"] == dest:
+                    existing = [
+                        (c, wl[c - FIRST_WILD] if IS_WILD[c] else LEVEL[c]) for c in b["cards"]
+                    ]
+                    break
+        if not placement_ok(existing, [(c, level) for c in group]):
+            return None
+    # Legal: play it. Copies of what changes; the rest is shared with `state` (see _w).
+    new = state.copy()
+    events = new["events"] = state["events"].copy()
+    new["hands"] = state["hands"].copy()
+    my_hand = [c for c in hand if c not in cards]
+    my_builds = mine.copy()
+    new["builds"] = builds = state["builds"].copy()
+    builds[seat] = my_builds
+    if wild:
+        wl = new["wild_levels"] = wl.copy()
+    next_id = state["next_build_id"]
+    placed: dict[int, int] = {}
+    touched = []
+    for dest, group in groups.items():
+        if type(dest) is str:
+            build = {"id": next_id, "cards": []}
+            next_id += 1
+            my_builds.append(build)
+        else:
+            for i, b in enumerate(my_builds):
+                if b["id"] == dest:
+                    build = my_builds[i] = {"id": dest, "cards": b["cards"].copy()}
+                    break
+        touched.append(build)
+        bcards = build["cards"]
+        bid = build["id"]
+        for c in group:
+            bcards.append(c)
+            if IS_WILD[c]:
+                wl[c - FIRST_WILD] = level
+            placed[c] = bid
+    if next_id != state["next_build_id"]:
+        new["next_build_id"] = next_id
+    order = sorted(placed)
+    events.append(
+        {
+            "n": len(events) + 1,
+            "seat": seat,
+            "type": "played",
+            "cards": order,
+            "builds": [placed[c] for c in order],
+            "level": level if wild else None,
+        }
+    )
+    full = [b for b in touched if len(b["cards"]) >= 3]
+    return _after_play(new, state, seat, my_hand, full, n, wild)
+
+
+def _play_one_fast(state: dict, seat: str, a: dict, c: object, dest: object) -> dict | None:
+    """_play_fast for one card."""
+    hand = state["hands"][seat]
+    if type(c) is not int or c not in hand or not IS_PART[c]:
+        return None
+    wild = IS_WILD[c]
+    if wild:
+        level = a.get("level")
+        if type(level) is not int or not 0 < level < 6:
+            return None
+    elif len(a) == 4:  # a level without a wild
+        return None
+    else:
+        level = LEVEL[c]
+    mine = state["builds"][seat]
+    wl = state["wild_levels"]
+    if type(dest) is str:
+        if dest not in NEW_LABELS:
+            return None
+        index = -1
+    elif type(dest) is int:
+        for index, b in enumerate(mine):  # noqa: B007
+            if b["id"] == dest:
+                break
+        else:
+            return None
+        existing = b["cards"]
+        bit = TYPE_BIT[c]  # G9, G12: builds.placement_ok for one part
+        has_wild = wild
+        for x in existing:
+            if TYPE_BIT[x] & bit:
+                return None
+            if IS_WILD[x]:
+                has_wild = True
+        if has_wild:
+            for x in existing:
+                if (wl[x - FIRST_WILD] if IS_WILD[x] else LEVEL[x]) != level:
+                    return None
+    else:
+        return None
+    new = state.copy()
+    events = new["events"] = state["events"].copy()
+    new["hands"] = state["hands"].copy()
+    my_hand = hand.copy()
+    my_hand.remove(c)
+    my_builds = mine.copy()
+    new["builds"] = builds = state["builds"].copy()
+    builds[seat] = my_builds
+    if index < 0:
+        bid = state["next_build_id"]
+        build = {"id": bid, "cards": [c]}
+        my_builds.append(build)
+        new["next_build_id"] = bid + 1
+    else:
+        bid = dest
+        build = my_builds[index] = {"id": dest, "cards": [*existing, c]}
+    if wild:
+        wl = new["wild_levels"] = wl.copy()
+        wl[c - FIRST_WILD] = level
+    events.append(
+        {
+            "n": len(events) + 1,
+            "seat": seat,
+            "type": "played",
+            "cards": [c],
+            "builds": [bid],
+            "level": level if wild else None,
+        }
+    )
+    full = [build] if len(build["cards"]) >= 3 else ()
+    return _after_play(new, state, seat, my_hand, full, 1, wild)
+
+
+def _after_play(new: dict, state: dict, seat: str, my_hand: list, full, n: int, wild: bool) -> dict:
+    """The end of _play_fast: the completed builds (G10, G11), G18, then the draw (G7). `new`
+    holds copies of the hands, the builds (and the wild levels if `wild`)."""
+    draw = state["draw"]
+    hands = new["hands"]
+    if not full and n <= len(draw) and state["scores"][seat] < state["target"]:
+        # The common case: no bike, no end, no reshuffle (_end_turn's first branch).
+        drawn = draw[: -n - 1 : -1]
+        new["draw"] = draw[:-n]
+        my_hand += drawn
+        my_hand.sort()
+        hands[seat] = my_hand
+        events = new["events"]
+        events.append(
+            {"n": len(events) + 1, "seat": seat, "type": "drew", "count": n, "cards": drawn}
+        )
+        new["turn"] = (state["turn"] + 1) % len(state["seats"])
+        new["turn_number"] = state["turn_number"] + 1
+        return new
+    hands[seat] = my_hand
+    new[_OWN] = (
+        {"hands", ("hands", seat), "builds", "wild_levels"}
+        if wild
+        else {"hands", ("hands", seat), "builds"}
+    )
+    for build in full:
+        _complete_if_full(new, seat, build)
+    if not _reached_target(new, seat):
+        _end_turn(new, seat, n)
+    del new[_OWN]
+    return new
+
+
 def _do_play(s: dict, seat: str, a: dict) -> None:
     """G5 (a), (b): one to three parts of one level, into existing or new builds; then G10
     completions, G18 and the G7 draw."""
@@ -567,12 +803,14 @@ def _place_play(
     s: dict, seat: str, groups: dict[object, list[int]], level: int, has_wild: bool
 ) -> list[dict]:
     """G5: the checked play from hand to builds, and its event; returns the builds it touched."""
-    _w_builds(s, seat)
     hand = _w_seat(s, "hands", seat)
     placed: dict[int, int] = {}
     touched = []
     for key, group in groups.items():
-        build = _new_build(s, seat) if isinstance(key, str) else _own_build(s, seat, key)
+        if isinstance(key, str):
+            build = _new_build(s, seat)
+        else:
+            build = _w_build(s, seat, _own_build(s, seat, key))
         touched.append(build)
         for c in group:
             hand.remove(c)
