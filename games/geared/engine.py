@@ -194,8 +194,9 @@ def apply(state: dict, seat: str, action: dict) -> dict:
     if not isinstance(action, dict):
         raise IllegalMove("An action must be an object with a type.")
     kind = action.get("type")
-    if kind == "play":
-        new = _play_fast(state, seat, action)
+    fast = _FAST.get(kind) if type(kind) is str else None
+    if fast is not None:
+        new = fast(state, seat, action)
         if new is not None:
             return new
     return _apply(state, seat, action, kind)
@@ -613,7 +614,7 @@ def _play_fast(state: dict, seat: str, a: dict) -> dict | None:
         }
     )
     full = [b for b in touched if len(b["cards"]) >= 3]
-    return _after_play(new, state, seat, my_hand, full, n, wild)
+    return _after_play(new, state, seat, my_hand, full, n)
 
 
 def _play_one_fast(state: dict, seat: str, a: dict, c: object, dest: object) -> dict | None:
@@ -643,17 +644,8 @@ def _play_one_fast(state: dict, seat: str, a: dict, c: object, dest: object) -> 
         else:
             return None
         existing = b["cards"]
-        bit = TYPE_BIT[c]  # G9, G12: builds.placement_ok for one part
-        has_wild = wild
-        for x in existing:
-            if TYPE_BIT[x] & bit:
-                return None
-            if IS_WILD[x]:
-                has_wild = True
-        if has_wild:
-            for x in existing:
-                if (wl[x - FIRST_WILD] if IS_WILD[x] else LEVEL[x]) != level:
-                    return None
+        if not _joins(wl, existing, c, level):  # G9, G12
+            return None
     else:
         return None
     new = state.copy()
@@ -686,40 +678,261 @@ def _play_one_fast(state: dict, seat: str, a: dict, c: object, dest: object) -> 
         }
     )
     full = [build] if len(build["cards"]) >= 3 else ()
-    return _after_play(new, state, seat, my_hand, full, 1, wild)
+    return _after_play(new, state, seat, my_hand, full, 1)
 
 
-def _after_play(new: dict, state: dict, seat: str, my_hand: list, full, n: int, wild: bool) -> dict:
-    """The end of _play_fast: the completed builds (G10, G11), G18, then the draw (G7). `new`
-    holds copies of the hands, the builds (and the wild levels if `wild`)."""
-    draw = state["draw"]
-    hands = new["hands"]
-    if not full and n <= len(draw) and state["scores"][seat] < state["target"]:
-        # The common case: no bike, no end, no reshuffle (_end_turn's first branch).
-        drawn = draw[: -n - 1 : -1]
-        new["draw"] = draw[:-n]
-        my_hand += drawn
-        my_hand.sort()
-        hands[seat] = my_hand
-        events = new["events"]
-        events.append(
-            {"n": len(events) + 1, "seat": seat, "type": "drew", "count": n, "cards": drawn}
-        )
-        new["turn"] = (state["turn"] + 1) % len(state["seats"])
-        new["turn_number"] = state["turn_number"] + 1
-        return new
-    hands[seat] = my_hand
-    new[_OWN] = (
-        {"hands", ("hands", seat), "builds", "wild_levels"}
-        if wild
-        else {"hands", ("hands", seat), "builds"}
-    )
+def _after_play(new: dict, state: dict, seat: str, my_hand: list, full, n: int) -> dict:
+    """The end of a fast action: the completed builds `full` (G10, G11), G18, then the draw
+    (G7). `new` holds copies of the hands and of whatever the action changed."""
+    if not full and state["scores"][seat] < state["target"]:
+        return _next_turn(new, state, seat, my_hand, n)
+    new["hands"][seat] = my_hand
+    new[_OWN] = set()  # the rules' own helpers from here: they copy again what they change
     for build in full:
         _complete_if_full(new, seat, build)
     if not _reached_target(new, seat):
         _end_turn(new, seat, n)
     del new[_OWN]
     return new
+
+
+def _next_turn(new: dict, state: dict, seat: str, my_hand: list, n: int) -> dict:
+    """_end_turn for a fast action, whose hand (after it) is `my_hand`: draw n cards, then the
+    next seat plays. A reshuffle (or nothing to draw) goes to _end_turn itself."""
+    draw = state["draw"]
+    if not 0 < n <= len(draw):
+        new["hands"][seat] = my_hand
+        new[_OWN] = set()
+        _end_turn(new, seat, n)
+        del new[_OWN]
+        return new
+    drawn = draw[: -n - 1 : -1]  # the top of the pile, top first
+    new["draw"] = draw[:-n]
+    my_hand += drawn
+    my_hand.sort()
+    new["hands"][seat] = my_hand
+    events = new["events"]
+    events.append({"n": len(events) + 1, "seat": seat, "type": "drew", "count": n, "cards": drawn})
+    new["turn"] = (state["turn"] + 1) % len(state["seats"])
+    new["turn_number"] = state["turn_number"] + 1
+    return new
+
+
+def _locate(builds: dict, cid: int) -> tuple[str, int, dict] | None:
+    """(owner, index, build) of the incomplete build holding part `cid` (_find_part)."""
+    for owner, owned in builds.items():
+        for i, b in enumerate(owned):
+            if cid in b["cards"]:
+                return owner, i, b
+    return None
+
+
+def _draft(state: dict, seat: str, card: int) -> tuple[dict, list, list]:
+    """A fast Action card's new state: copies of the state, its events and hands, the seat's
+    hand without `card` (returned) and the discard pile with it on top; (new, events, hand)."""
+    new = state.copy()
+    events = new["events"] = state["events"].copy()
+    new["hands"] = state["hands"].copy()
+    my_hand = state["hands"][seat].copy()
+    my_hand.remove(card)
+    new["discard"] = [*state["discard"], card]
+    return new, events, my_hand
+
+
+def _without(builds: dict, owner: str, index: int, build: dict, cid: int) -> None:
+    """_take_from_build on copies: `builds` is the new state's (copied) dict of builds."""
+    owned = builds[owner] = builds[owner].copy()
+    left = build["cards"].copy()
+    left.remove(cid)
+    if left:
+        owned[index] = {"id": build["id"], "cards": left}
+    else:
+        del owned[index]
+
+
+def _remove_fast(state: dict, seat: str, a: dict) -> dict | None:
+    """_do_remove for an action that passes its checks (else None, as _play_fast)."""
+    card = a.get("card")
+    target = a.get("target")
+    if len(a) != 3 or type(card) is not int or type(target) is not int:
+        return None
+    if card not in state["hands"][seat] or ACTION[card] != 0:
+        return None
+    found = _locate(state["builds"], target)
+    if found is None:
+        return None
+    owner, index, build = found
+    new, events, my_hand = _draft(state, seat, card)
+    new["discard"].insert(-1, target)  # the part, then the Remove card
+    builds = new["builds"] = state["builds"].copy()
+    _without(builds, owner, index, build, target)
+    if IS_WILD[target]:
+        wl = new["wild_levels"] = state["wild_levels"].copy()
+        target_level = wl[target - FIRST_WILD]
+        wl[target - FIRST_WILD] = None
+    else:
+        target_level = LEVEL[target]
+    events.append(
+        {
+            "n": len(events) + 1,
+            "seat": seat,
+            "type": "removed",
+            "card": card,
+            "target": target,
+            "target_level": target_level,
+            "owner": owner,
+            "source": build["id"],
+        }
+    )
+    return _next_turn(new, state, seat, my_hand, 1)
+
+
+def _steal_fast(state: dict, seat: str, a: dict) -> dict | None:
+    """_do_steal for an action that passes its checks (else None, as _play_fast)."""
+    card = a.get("card")
+    target = a.get("target")
+    to = a.get("to")
+    if type(card) is not int or type(target) is not int:
+        return None
+    if card not in state["hands"][seat] or ACTION[card] != 1:
+        return None
+    found = _locate(state["builds"], target)
+    if found is None or found[0] == seat:
+        return None
+    owner, index, source = found
+    wild = IS_WILD[target]
+    if wild:
+        level = a.get("level")
+        if len(a) != 5 or type(level) is not int or not 0 < level < 6:
+            return None
+    elif len(a) != 4:
+        return None
+    else:
+        level = LEVEL[target]
+    mine = state["builds"][seat]
+    wl = state["wild_levels"]
+    if type(to) is str:
+        if to != "new":
+            return None
+        at = -1
+    elif type(to) is int:
+        for at, b in enumerate(mine):  # noqa: B007
+            if b["id"] == to:
+                break
+        else:
+            return None
+        if not _joins(wl, b["cards"], target, level):
+            return None
+    else:
+        return None
+    new, events, my_hand = _draft(state, seat, card)
+    builds = new["builds"] = state["builds"].copy()
+    _without(builds, owner, index, source, target)
+    mine = builds[seat] = mine.copy()
+    if at < 0:
+        bid = state["next_build_id"]
+        dest = {"id": bid, "cards": [target]}
+        mine.append(dest)
+        new["next_build_id"] = bid + 1
+    else:
+        dest = mine[at] = {"id": to, "cards": [*mine[at]["cards"], target]}
+    if wild:
+        target_level = wl[target - FIRST_WILD]
+        wl = new["wild_levels"] = wl.copy()
+        wl[target - FIRST_WILD] = level
+    else:
+        target_level = level
+    events.append(
+        {
+            "n": len(events) + 1,
+            "seat": seat,
+            "type": "stole",
+            "card": card,
+            "target": target,
+            "target_level": target_level,
+            "level": level if wild else None,
+            "owner": owner,
+            "source": source["id"],
+            "to": dest["id"],
+        }
+    )
+    return _after_play(new, state, seat, my_hand, [dest] if len(dest["cards"]) >= 3 else (), 1)
+
+
+def _swap_fast(state: dict, seat: str, a: dict) -> dict | None:
+    """_do_swap for an action that passes its checks (else None, as _play_fast)."""
+    card = a.get("card")
+    mine = a.get("mine")
+    theirs = a.get("theirs")
+    if len(a) != 4 or type(card) is not int or type(mine) is not int or type(theirs) is not int:
+        return None
+    if card not in state["hands"][seat] or ACTION[card] != 2:
+        return None
+    builds = state["builds"]
+    found = _locate(builds, mine)
+    other = _locate(builds, theirs)
+    if found is None or other is None or found[0] != seat or other[0] == seat:
+        return None
+    _, my_index, my_build = found
+    owner, their_index, their_build = other
+    levels = swap_levels(state, my_build["cards"], mine, their_build["cards"], theirs)
+    if isinstance(levels, str):
+        return None
+    wl = state["wild_levels"]
+    mine_level = wl[mine - FIRST_WILD] if IS_WILD[mine] else LEVEL[mine]
+    theirs_level = wl[theirs - FIRST_WILD] if IS_WILD[theirs] else LEVEL[theirs]
+    new, events, my_hand = _draft(state, seat, card)
+    builds = new["builds"] = builds.copy()
+    for who, i, build, out, into in (
+        (seat, my_index, my_build, mine, theirs),
+        (owner, their_index, their_build, theirs, mine),
+    ):
+        owned = builds[who] = builds[who].copy()
+        cards = build["cards"].copy()
+        cards[cards.index(out)] = into
+        owned[i] = {"id": build["id"], "cards": cards}
+    if IS_WILD[theirs] or IS_WILD[mine]:
+        wl = new["wild_levels"] = wl.copy()
+        if IS_WILD[theirs]:
+            wl[theirs - FIRST_WILD] = levels[0]
+        if IS_WILD[mine]:
+            wl[mine - FIRST_WILD] = levels[1]
+    events.append(
+        {
+            "n": len(events) + 1,
+            "seat": seat,
+            "type": "swapped",
+            "card": card,
+            "mine": mine,
+            "mine_level": mine_level,
+            "theirs": theirs,
+            "theirs_level": theirs_level,
+            "owner": owner,
+            "my_build": my_build["id"],
+            "their_build": their_build["id"],
+        }
+    )
+    return _next_turn(new, state, seat, my_hand, 1)
+
+
+def _joins(wl: list, cards: list[int], c: int, level: int) -> bool:
+    """builds.placement_ok for one part `c` at `level` joining a build holding `cards`."""
+    bit = TYPE_BIT[c]
+    wild = IS_WILD[c]
+    for x in cards:
+        if TYPE_BIT[x] & bit:
+            return False
+        if IS_WILD[x]:
+            wild = True
+    if wild:
+        for x in cards:
+            if (wl[x - FIRST_WILD] if IS_WILD[x] else LEVEL[x]) != level:
+                return False
+    return True
+
+
+# The actions apply tries without a draft first (the others, rare, only through _apply).
+_FAST = {"play": _play_fast, "remove": _remove_fast, "steal": _steal_fast, "swap": _swap_fast}
 
 
 def _do_play(s: dict, seat: str, a: dict) -> None:

@@ -1,7 +1,8 @@
-"""engine.apply plays most plays with _play_fast (only the copies a play needs, no draft) and
-falls back to engine._apply, the rules as written in the handlers, for anything it does not
-accept. Both must give the same result for every play: the same state down to the order of the
-keys (as stored in JSON), or the same IllegalMove message, and neither changes its input."""
+"""engine.apply plays most plays, Removes, Steals and Swaps with a fast path (_play_fast,
+_remove_fast, ...: only the copies the action needs, no draft) and falls back to
+engine._apply, the rules as written in the handlers, for anything it does not accept. Both must
+give the same result for every action: the same state down to the order of the keys (as stored
+in JSON), or the same IllegalMove message, and neither changes its input."""
 
 from __future__ import annotations
 
@@ -35,11 +36,24 @@ def same(state: dict, seat: str, action: dict) -> bool:
     return fast.startswith("state")
 
 
-def mutated_plays(rng: random.Random, state: dict, seat: str, plays: list[dict]) -> list[dict]:
+def mutated(rng: random.Random, state: dict, seat: str, actions: list[dict]) -> list[dict]:
     hand = state["hands"][seat]
+    table = [c for o in state["seats"] for b in state["builds"][o] for c in b["cards"]]
     out = []
-    for base in rng.sample(plays, min(len(plays), 6)):
+    for base in rng.sample(actions, min(len(actions), 6)):
         a = json.loads(json.dumps(base))
+        if a["type"] != "play":
+            key = rng.choice([k for k in a if k != "type"] + ["level", "extra", "type"])
+            if key == "type":
+                a["type"] = rng.choice(["remove", "steal", "swap"])
+            elif key == "extra" or rng.random() < 0.15:
+                a[key] = 1
+            elif rng.random() < 0.15:
+                a.pop(key, None)
+            else:
+                a[key] = rng.choice([*JUNK, *hand, *table, *table])
+            out.append(a)
+            continue
         choice = rng.randrange(9)
         if choice == 0:
             a["cards"] = [rng.choice([*hand, rng.randrange(-1, 97), True]) for _ in a["cards"]]
@@ -65,23 +79,23 @@ def mutated_plays(rng: random.Random, state: dict, seat: str, plays: list[dict])
     return out
 
 
-def test_seeded_games_every_play_and_mutations():
-    plays_seen = 0
+def test_seeded_games_actions_and_mutations():
+    applied = 0
     for seed in range(20):
         seats = [str(i + 1) for i in range(2 + seed % 5)]
         state = engine.new_game(seats, seed=seed, options={"target": 400})
         rng = random.Random(seed)
         while not engine.is_over(state):
             seat = engine.current_seat(state)
-            plays = [a for a in moves.listing(state, seat) if a["type"] == "play"]
-            for action in rng.sample(plays, min(len(plays), 4)):
-                plays_seen += same(state, seat, action)
-            for action in mutated_plays(rng, state, seat, plays):
+            actions = moves.listing(state, seat)
+            for action in rng.sample(actions, min(len(actions), 5)):
+                applied += same(state, seat, action)
+            for action in mutated(rng, state, seat, actions):
                 same(state, seat, action)
             state = engine.apply(
                 state, seat, random_bot({}, engine.legal_actions(state, seat), rng)
             )
-    assert plays_seen > 500
+    assert applied > 600
 
 
 @settings(max_examples=100, deadline=None)
@@ -114,5 +128,5 @@ def test_plays_that_complete_end_or_reshuffle(seed):
     plays = [a for a in moves.listing(state, "A") if a["type"] == "play"]
     for action in plays:
         assert same(state, "A", action)
-    for action in mutated_plays(rng, state, "A", plays):
+    for action in mutated(rng, state, "A", plays):
         same(state, "A", action)
