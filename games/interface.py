@@ -10,6 +10,7 @@ untouched. `seat` is an engine seat id, "1", "2", … in play order; None views 
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 
@@ -39,8 +40,12 @@ class Engine(Protocol):
 
     def new_game(self, seats: list[str], *, seed: int, options: dict | None = None) -> dict: ...
 
-    def legal_actions(self, state: dict, seat: str) -> list[dict]:
-        """Every action `seat` may take now (empty if none). Shared, read-only dicts."""
+    def legal_actions(self, state: dict, seat: str) -> Sequence[dict]:
+        """Every action `seat` may take now (empty if none), in a fixed order. Shared, read-only
+        dicts, in a read-only sequence: a list, or (Geared) a lazy sequence that builds an
+        action only when it is read, so that choosing one by index (`random.choice`) does not
+        build them all. len, indexing, iteration, `in`, == with a list and bool work on both;
+        for anything else (JSON, list methods) make it a list: `list(legal)`."""
         ...
 
     def apply(self, state: dict, seat: str, action: dict) -> dict:

@@ -3,14 +3,26 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from games.geared.cards import IS_WILD, LEVEL, PART
+from games.geared.legal import LegalActions
 
 REARRANGE_CHANCE = 0.05
 
 
-def random_bot(view: dict, legal: list[dict], rng: random.Random) -> dict:
+def random_bot(view: dict, legal: Sequence[dict], rng: random.Random) -> dict:
     """Any legal action; rearranges only now and then, so a turn always ends."""
+    if isinstance(legal, LegalActions):
+        # The same choice as below without building the actions: the rearrangements are one
+        # run of indices, and choosing from range(k) draws from `rng` as choosing from a list
+        # of k does.
+        skip = legal.rearranges
+        k = len(legal) - len(skip)
+        if k and rng.random() >= REARRANGE_CHANCE:
+            i = rng.choice(range(k))
+            return legal[i if i < skip.start else i + len(skip)]
+        return rng.choice(legal)
     others = [a for a in legal if a["type"] != "rearrange"]
     if others and rng.random() >= REARRANGE_CHANCE:
         return rng.choice(others)
@@ -127,7 +139,7 @@ def _evaluate(view: dict, action: dict, builds: dict, where: dict) -> float:
     return 0.0
 
 
-def greedy_bot(view: dict, legal: list[dict], rng: random.Random) -> dict:
+def greedy_bot(view: dict, legal: Sequence[dict], rng: random.Random) -> dict:
     """One-ply greedy: complete bikes (sets above all), hit the leader, feed nobody."""
     builds, where = _tables(view)
     best: list[dict] = []

@@ -7,6 +7,7 @@ Legal-move generation lives in games/geared/moves.py, views in games/geared/view
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from games.geared import moves
 from games.geared.bots import greedy_bot
@@ -22,8 +23,10 @@ from games.geared.cards import (
     LEVEL,
     PART,
     PART_NAMES,
+    TYPE_BIT,
     card_name,
 )
+from games.geared.legal import legal_actions as _legal_actions
 from games.geared.viewing import view
 from games.interface import IllegalMove
 
@@ -168,10 +171,12 @@ def result(state: dict) -> dict:
     return {"scores": scores, "winners": list(state["winners"]), "ranking": ranking}
 
 
-def legal_actions(state: dict, seat: str) -> list[dict]:
+def legal_actions(state: dict, seat: str) -> Sequence[dict]:
+    """A read-only sequence (games/geared/legal.py): counted at once, each action built when
+    it is read; [] when it is not `seat`'s turn."""
     if state["over"] or seat != state["seats"][state["turn"]]:
         return []
-    return moves.legal_actions(state, seat)
+    return _legal_actions(state, seat)
 
 
 # --- apply -------------------------------------------------------------------------------------
@@ -189,12 +194,23 @@ def apply(state: dict, seat: str, action: dict) -> dict:
     if not isinstance(action, dict):
         raise IllegalMove("An action must be an object with a type.")
     kind = action.get("type")
+    fast = _FAST.get(kind) if type(kind) is str else None
+    if fast is not None:
+        new = fast(state, seat, action)
+        if new is not None:
+            return new
+    return _apply(state, seat, action, kind)
+
+
+def _apply(state: dict, seat: str, action: dict, kind: object) -> dict:
+    """apply's checks and changes through the action's handler, on a draft (see _w): the rules
+    as written. _play_fast gives the same result for the plays it accepts."""
     handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
         raise IllegalMove(f"Unknown action type {kind!r}.")
-    new = dict(state)
+    new = state.copy()
     new[_OWN] = set()  # see _w
-    new["events"] = list(state["events"])  # every action records an event
+    new["events"] = state["events"].copy()  # every action records an event
     handler(new, seat, action)
     del new[_OWN]
     return new
@@ -239,7 +255,7 @@ def _w(s: dict, key: str):
     if key not in own:
         own.add(key)
         value = s[key]
-        s[key] = list(value) if isinstance(value, list) else dict(value)
+        s[key] = value.copy()  # a list or a dict
     return s[key]
 
 
@@ -250,25 +266,31 @@ def _w_seat(s: dict, key: str, seat: str) -> list:
     if mark not in own:
         own.add(mark)
         container = _w(s, key)
-        container[seat] = list(container[seat])
+        container[seat] = container[seat].copy()
     return s[key][seat]
 
 
 def _w_builds(s: dict, owner: str) -> list[dict]:
-    """`owner`'s incomplete builds, writable: the list, each build dict and its cards."""
+    """`owner`'s list of incomplete builds, writable (a build in it: _w_build)."""
     own = s[_OWN]
     mark = ("builds", owner)
     if mark not in own:
         own.add(mark)
         builds = _w(s, "builds")
-        builds[owner] = [{"id": b["id"], "cards": list(b["cards"])} for b in builds[owner]]
+        builds[owner] = builds[owner].copy()
     return s["builds"][owner]
 
 
 def _w_build(s: dict, owner: str, build: dict) -> dict:
-    """The writable copy of `build`, one of `owner`'s builds (found before copying)."""
-    for b in _w_builds(s, owner):
+    """The writable copy of `build`, one of `owner`'s builds (found by its id) and its cards."""
+    builds = _w_builds(s, owner)
+    mark = ("build", build["id"])  # build ids are never reused
+    own = s[_OWN]
+    for i, b in enumerate(builds):
         if b["id"] == build["id"]:
+            if mark not in own:
+                own.add(mark)
+                b = builds[i] = {"id": b["id"], "cards": b["cards"].copy()}
             return b
     raise AssertionError("build not found")  # pragma: no cover
 
@@ -351,6 +373,7 @@ def _new_build(s: dict, seat: str) -> dict:
     b = {"id": s["next_build_id"], "cards": []}
     s["next_build_id"] += 1
     _w_builds(s, seat).append(b)
+    s[_OWN].add(("build", b["id"]))
     return b
 
 
@@ -482,6 +505,436 @@ def _discard_action_card(s: dict, seat: str, cid: int) -> None:
 # --- the actions -------------------------------------------------------------------------------
 
 
+def _play_fast(state: dict, seat: str, a: dict) -> dict | None:
+    """The state after a play (G5, G10, G18, G7) that passes every check of _do_play, built
+    with only the copies it needs and no draft; None for anything else, which _apply then
+    refuses with _do_play's message (or plays, if this function declined a rare case). The same
+    result as _apply, down to the order of keys (tests/unit/geared/test_geared_fast_apply.py)."""
+    cards = a.get("cards")
+    dests = a.get("builds")
+    if type(cards) is not list or type(dests) is not list:
+        return None
+    n = len(cards)
+    if n != len(dests) or len(a) != (4 if "level" in a else 3):
+        return None  # the field checks and their messages: _do_play
+    if n == 1:
+        return _play_one_fast(state, seat, a, cards[0], dests[0])
+    if not 1 < n < 4:
+        return None
+    hand = state["hands"][seat]
+    wild = False
+    level = 0
+    for c in cards:
+        if type(c) is not int or c not in hand or not IS_PART[c]:
+            return None
+        if IS_WILD[c]:
+            wild = True
+        elif not level:
+            level = LEVEL[c]
+        elif level != LEVEL[c]:
+            return None
+    if len(set(cards)) != n:
+        return None
+    if wild:
+        level_given = a.get("level")
+        if type(level_given) is not int or not 0 < level_given < 6:
+            return None
+        if level and level_given != level:
+            return None
+        level = level_given
+    elif len(a) == 4:  # a level without a wild
+        return None
+    mine = state["builds"][seat]
+    groups: dict[object, list[int]] = {}
+    for c, dest in sorted(zip(cards, dests, strict=True)):
+        if type(dest) is str:
+            if dest not in NEW_LABELS:
+                return None
+        elif type(dest) is not int or not any(b["id"] == dest for b in mine):
+            return None
+        group = groups.get(dest)
+        if group is None:
+            groups[dest] = [c]
+        else:
+            group.append(c)
+    wl = state["wild_levels"]
+    for dest, group in groups.items():
+        existing = []
+        if type(dest) is int:
+            for b in mine:
+                if b["id"] == dest:
+                    existing = [
+                        (c, wl[c - FIRST_WILD] if IS_WILD[c] else LEVEL[c]) for c in b["cards"]
+                    ]
+                    break
+        if not placement_ok(existing, [(c, level) for c in group]):
+            return None
+    # Legal: play it. Copies of what changes; the rest is shared with `state` (see _w).
+    new = state.copy()
+    events = new["events"] = state["events"].copy()
+    new["hands"] = state["hands"].copy()
+    my_hand = [c for c in hand if c not in cards]
+    my_builds = mine.copy()
+    new["builds"] = builds = state["builds"].copy()
+    builds[seat] = my_builds
+    if wild:
+        wl = new["wild_levels"] = wl.copy()
+    next_id = state["next_build_id"]
+    placed: dict[int, int] = {}
+    touched = []
+    for dest, group in groups.items():
+        if type(dest) is str:
+            build = {"id": next_id, "cards": []}
+            next_id += 1
+            my_builds.append(build)
+        else:
+            for i, b in enumerate(my_builds):
+                if b["id"] == dest:
+                    build = my_builds[i] = {"id": dest, "cards": b["cards"].copy()}
+                    break
+        touched.append(build)
+        bcards = build["cards"]
+        bid = build["id"]
+        for c in group:
+            bcards.append(c)
+            if IS_WILD[c]:
+                wl[c - FIRST_WILD] = level
+            placed[c] = bid
+    if next_id != state["next_build_id"]:
+        new["next_build_id"] = next_id
+    order = sorted(placed)
+    events.append(
+        {
+            "n": len(events) + 1,
+            "seat": seat,
+            "type": "played",
+            "cards": order,
+            "builds": [placed[c] for c in order],
+            "level": level if wild else None,
+        }
+    )
+    full = [b for b in touched if len(b["cards"]) >= 3]
+    return _after_play(new, state, seat, my_hand, full, n)
+
+
+def _play_one_fast(state: dict, seat: str, a: dict, c: object, dest: object) -> dict | None:
+    """_play_fast for one card."""
+    hand = state["hands"][seat]
+    if type(c) is not int or c not in hand or not IS_PART[c]:
+        return None
+    wild = IS_WILD[c]
+    if wild:
+        level = a.get("level")
+        if type(level) is not int or not 0 < level < 6:
+            return None
+    elif len(a) == 4:  # a level without a wild
+        return None
+    else:
+        level = LEVEL[c]
+    mine = state["builds"][seat]
+    wl = state["wild_levels"]
+    if type(dest) is str:
+        if dest not in NEW_LABELS:
+            return None
+        index = -1
+    elif type(dest) is int:
+        for index, b in enumerate(mine):  # noqa: B007
+            if b["id"] == dest:
+                break
+        else:
+            return None
+        existing = b["cards"]
+        if not _joins(wl, existing, c, level):  # G9, G12
+            return None
+    else:
+        return None
+    new = state.copy()
+    events = new["events"] = state["events"].copy()
+    new["hands"] = state["hands"].copy()
+    my_hand = hand.copy()
+    my_hand.remove(c)
+    my_builds = mine.copy()
+    new["builds"] = builds = state["builds"].copy()
+    builds[seat] = my_builds
+    if index < 0:
+        bid = state["next_build_id"]
+        build = {"id": bid, "cards": [c]}
+        my_builds.append(build)
+        new["next_build_id"] = bid + 1
+    else:
+        bid = dest
+        build = my_builds[index] = {"id": dest, "cards": [*existing, c]}
+    if wild:
+        wl = new["wild_levels"] = wl.copy()
+        wl[c - FIRST_WILD] = level
+    events.append(
+        {
+            "n": len(events) + 1,
+            "seat": seat,
+            "type": "played",
+            "cards": [c],
+            "builds": [bid],
+            "level": level if wild else None,
+        }
+    )
+    full = [build] if len(build["cards"]) >= 3 else ()
+    return _after_play(new, state, seat, my_hand, full, 1)
+
+
+def _after_play(new: dict, state: dict, seat: str, my_hand: list, full, n: int) -> dict:
+    """The end of a fast action: the completed builds `full` (G10, G11), G18, then the draw
+    (G7). `new` holds copies of the hands and of whatever the action changed."""
+    if not full and state["scores"][seat] < state["target"]:
+        return _next_turn(new, state, seat, my_hand, n)
+    new["hands"][seat] = my_hand
+    new[_OWN] = set()  # the rules' own helpers from here: they copy again what they change
+    for build in full:
+        _complete_if_full(new, seat, build)
+    if not _reached_target(new, seat):
+        _end_turn(new, seat, n)
+    del new[_OWN]
+    return new
+
+
+def _next_turn(new: dict, state: dict, seat: str, my_hand: list, n: int) -> dict:
+    """_end_turn for a fast action, whose hand (after it) is `my_hand`: draw n cards, then the
+    next seat plays. A reshuffle (or nothing to draw) goes to _end_turn itself."""
+    draw = state["draw"]
+    if not 0 < n <= len(draw):
+        new["hands"][seat] = my_hand
+        new[_OWN] = set()
+        _end_turn(new, seat, n)
+        del new[_OWN]
+        return new
+    drawn = draw[: -n - 1 : -1]  # the top of the pile, top first
+    new["draw"] = draw[:-n]
+    my_hand += drawn
+    my_hand.sort()
+    new["hands"][seat] = my_hand
+    events = new["events"]
+    events.append({"n": len(events) + 1, "seat": seat, "type": "drew", "count": n, "cards": drawn})
+    new["turn"] = (state["turn"] + 1) % len(state["seats"])
+    new["turn_number"] = state["turn_number"] + 1
+    return new
+
+
+def _locate(builds: dict, cid: int) -> tuple[str, int, dict] | None:
+    """(owner, index, build) of the incomplete build holding part `cid` (_find_part)."""
+    for owner, owned in builds.items():
+        for i, b in enumerate(owned):
+            if cid in b["cards"]:
+                return owner, i, b
+    return None
+
+
+def _draft(state: dict, seat: str, card: int) -> tuple[dict, list, list]:
+    """A fast Action card's new state: copies of the state, its events and hands, the seat's
+    hand without `card` (returned) and the discard pile with it on top; (new, events, hand)."""
+    new = state.copy()
+    events = new["events"] = state["events"].copy()
+    new["hands"] = state["hands"].copy()
+    my_hand = state["hands"][seat].copy()
+    my_hand.remove(card)
+    new["discard"] = [*state["discard"], card]
+    return new, events, my_hand
+
+
+def _without(builds: dict, owner: str, index: int, build: dict, cid: int) -> None:
+    """_take_from_build on copies: `builds` is the new state's (copied) dict of builds."""
+    owned = builds[owner] = builds[owner].copy()
+    left = build["cards"].copy()
+    left.remove(cid)
+    if left:
+        owned[index] = {"id": build["id"], "cards": left}
+    else:
+        del owned[index]
+
+
+def _remove_fast(state: dict, seat: str, a: dict) -> dict | None:
+    """_do_remove for an action that passes its checks (else None, as _play_fast)."""
+    card = a.get("card")
+    target = a.get("target")
+    if len(a) != 3 or type(card) is not int or type(target) is not int:
+        return None
+    if card not in state["hands"][seat] or ACTION[card] != 0:
+        return None
+    found = _locate(state["builds"], target)
+    if found is None:
+        return None
+    owner, index, build = found
+    new, events, my_hand = _draft(state, seat, card)
+    new["discard"].insert(-1, target)  # the part, then the Remove card
+    builds = new["builds"] = state["builds"].copy()
+    _without(builds, owner, index, build, target)
+    if IS_WILD[target]:
+        wl = new["wild_levels"] = state["wild_levels"].copy()
+        target_level = wl[target - FIRST_WILD]
+        wl[target - FIRST_WILD] = None
+    else:
+        target_level = LEVEL[target]
+    events.append(
+        {
+            "n": len(events) + 1,
+            "seat": seat,
+            "type": "removed",
+            "card": card,
+            "target": target,
+            "target_level": target_level,
+            "owner": owner,
+            "source": build["id"],
+        }
+    )
+    return _next_turn(new, state, seat, my_hand, 1)
+
+
+def _steal_fast(state: dict, seat: str, a: dict) -> dict | None:
+    """_do_steal for an action that passes its checks (else None, as _play_fast)."""
+    card = a.get("card")
+    target = a.get("target")
+    to = a.get("to")
+    if type(card) is not int or type(target) is not int:
+        return None
+    if card not in state["hands"][seat] or ACTION[card] != 1:
+        return None
+    found = _locate(state["builds"], target)
+    if found is None or found[0] == seat:
+        return None
+    owner, index, source = found
+    wild = IS_WILD[target]
+    if wild:
+        level = a.get("level")
+        if len(a) != 5 or type(level) is not int or not 0 < level < 6:
+            return None
+    elif len(a) != 4:
+        return None
+    else:
+        level = LEVEL[target]
+    mine = state["builds"][seat]
+    wl = state["wild_levels"]
+    if type(to) is str:
+        if to != "new":
+            return None
+        at = -1
+    elif type(to) is int:
+        for at, b in enumerate(mine):  # noqa: B007
+            if b["id"] == to:
+                break
+        else:
+            return None
+        if not _joins(wl, b["cards"], target, level):
+            return None
+    else:
+        return None
+    new, events, my_hand = _draft(state, seat, card)
+    builds = new["builds"] = state["builds"].copy()
+    _without(builds, owner, index, source, target)
+    mine = builds[seat] = mine.copy()
+    if at < 0:
+        bid = state["next_build_id"]
+        dest = {"id": bid, "cards": [target]}
+        mine.append(dest)
+        new["next_build_id"] = bid + 1
+    else:
+        dest = mine[at] = {"id": to, "cards": [*mine[at]["cards"], target]}
+    if wild:
+        target_level = wl[target - FIRST_WILD]
+        wl = new["wild_levels"] = wl.copy()
+        wl[target - FIRST_WILD] = level
+    else:
+        target_level = level
+    events.append(
+        {
+            "n": len(events) + 1,
+            "seat": seat,
+            "type": "stole",
+            "card": card,
+            "target": target,
+            "target_level": target_level,
+            "level": level if wild else None,
+            "owner": owner,
+            "source": source["id"],
+            "to": dest["id"],
+        }
+    )
+    return _after_play(new, state, seat, my_hand, [dest] if len(dest["cards"]) >= 3 else (), 1)
+
+
+def _swap_fast(state: dict, seat: str, a: dict) -> dict | None:
+    """_do_swap for an action that passes its checks (else None, as _play_fast)."""
+    card = a.get("card")
+    mine = a.get("mine")
+    theirs = a.get("theirs")
+    if len(a) != 4 or type(card) is not int or type(mine) is not int or type(theirs) is not int:
+        return None
+    if card not in state["hands"][seat] or ACTION[card] != 2:
+        return None
+    builds = state["builds"]
+    found = _locate(builds, mine)
+    other = _locate(builds, theirs)
+    if found is None or other is None or found[0] != seat or other[0] == seat:
+        return None
+    _, my_index, my_build = found
+    owner, their_index, their_build = other
+    levels = swap_levels(state, my_build["cards"], mine, their_build["cards"], theirs)
+    if isinstance(levels, str):
+        return None
+    wl = state["wild_levels"]
+    mine_level = wl[mine - FIRST_WILD] if IS_WILD[mine] else LEVEL[mine]
+    theirs_level = wl[theirs - FIRST_WILD] if IS_WILD[theirs] else LEVEL[theirs]
+    new, events, my_hand = _draft(state, seat, card)
+    builds = new["builds"] = builds.copy()
+    for who, i, build, out, into in (
+        (seat, my_index, my_build, mine, theirs),
+        (owner, their_index, their_build, theirs, mine),
+    ):
+        owned = builds[who] = builds[who].copy()
+        cards = build["cards"].copy()
+        cards[cards.index(out)] = into
+        owned[i] = {"id": build["id"], "cards": cards}
+    if IS_WILD[theirs] or IS_WILD[mine]:
+        wl = new["wild_levels"] = wl.copy()
+        if IS_WILD[theirs]:
+            wl[theirs - FIRST_WILD] = levels[0]
+        if IS_WILD[mine]:
+            wl[mine - FIRST_WILD] = levels[1]
+    events.append(
+        {
+            "n": len(events) + 1,
+            "seat": seat,
+            "type": "swapped",
+            "card": card,
+            "mine": mine,
+            "mine_level": mine_level,
+            "theirs": theirs,
+            "theirs_level": theirs_level,
+            "owner": owner,
+            "my_build": my_build["id"],
+            "their_build": their_build["id"],
+        }
+    )
+    return _next_turn(new, state, seat, my_hand, 1)
+
+
+def _joins(wl: list, cards: list[int], c: int, level: int) -> bool:
+    """builds.placement_ok for one part `c` at `level` joining a build holding `cards`."""
+    bit = TYPE_BIT[c]
+    wild = IS_WILD[c]
+    for x in cards:
+        if TYPE_BIT[x] & bit:
+            return False
+        if IS_WILD[x]:
+            wild = True
+    if wild:
+        for x in cards:
+            if (wl[x - FIRST_WILD] if IS_WILD[x] else LEVEL[x]) != level:
+                return False
+    return True
+
+
+# The actions apply tries without a draft first (the others, rare, only through _apply).
+_FAST = {"play": _play_fast, "remove": _remove_fast, "steal": _steal_fast, "swap": _swap_fast}
+
+
 def _do_play(s: dict, seat: str, a: dict) -> None:
     """G5 (a), (b): one to three parts of one level, into existing or new builds; then G10
     completions, G18 and the G7 draw."""
@@ -563,12 +1016,14 @@ def _place_play(
     s: dict, seat: str, groups: dict[object, list[int]], level: int, has_wild: bool
 ) -> list[dict]:
     """G5: the checked play from hand to builds, and its event; returns the builds it touched."""
-    _w_builds(s, seat)
     hand = _w_seat(s, "hands", seat)
     placed: dict[int, int] = {}
     touched = []
     for key, group in groups.items():
-        build = _new_build(s, seat) if isinstance(key, str) else _own_build(s, seat, key)
+        if isinstance(key, str):
+            build = _new_build(s, seat)
+        else:
+            build = _w_build(s, seat, _own_build(s, seat, key))
         touched.append(build)
         for c in group:
             hand.remove(c)

@@ -1,9 +1,13 @@
 """Every legal action of the active player (G5-G8, G13-G16), in the order the page lists them:
 plays, Action cards, rearrangements, then discard or pass.
 
-This is the engine's hot path (bench/geared_engine.py): the code works on small tuples and
-precomputed tables instead of the generic helpers of builds.py. Behaviour, including the
-order of the list, is locked by tests/unit/geared/test_geared_equivalence.py.
+`listing` builds the whole list: it is the reference order. engine.legal_actions returns the
+lazy sequence of games/geared/legal.py, which counts the actions and builds only those it is
+asked for, in listing's order; iterating it calls listing. Behaviour, including the order of
+the list and of the keys, is locked by tests/unit/geared/test_geared_equivalence.py.
+
+The code works on small tuples and precomputed tables instead of the generic helpers of
+builds.py (pages and the greedy bot list every action).
 """
 
 from __future__ import annotations
@@ -39,12 +43,17 @@ def _infos(wl: list, builds: list[dict]) -> list[tuple[int, int, bool, int | Non
     out = []
     for b in builds:
         cards = b["cards"]
-        if len(cards) == 1:  # the common case, inline
+        if len(cards) == 1:  # the common cases, inline
             c = cards[0]
             if IS_WILD[c]:
                 out.append((b["id"], TYPE_BIT[c], True, wl[c - FIRST_WILD]))
             else:
                 out.append((b["id"], TYPE_BIT[c], False, LEVEL[c]))
+        elif len(cards) == 2 and not IS_WILD[cards[0]] and not IS_WILD[cards[1]]:
+            c, d = cards
+            level = LEVEL[c]
+            mask = TYPE_BIT[c] | TYPE_BIT[d]
+            out.append((b["id"], mask, False, level if level == LEVEL[d] else None))
         else:
             out.append(_build_info(wl, cards, b["id"]))
     return out
@@ -58,7 +67,8 @@ def _fits(infos: list, bit: int, level: int) -> list:
     ]
 
 
-def legal_actions(state: dict, seat: str) -> list[dict]:
+def listing(state: dict, seat: str) -> list[dict]:
+    """Every legal action of `seat`, whose turn it is: a new list of new dicts."""
     hand = state["hands"][seat]
     wl = state["wild_levels"]
     acts: list[dict] = []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
@@ -16,7 +17,7 @@ class Table:
 
     game: Game
     view: dict
-    legal: list
+    legal: Sequence[dict]  # engine.legal_actions: a list or a read-only sequence
     names: dict[str, str]
     me: str | None
     seen: int | None  # the newest event or story this player was shown, None for a visitor

@@ -113,10 +113,12 @@ def play_game(seed: int) -> dict:
         assert steps < 5000, "the game did not end"
         seat = engine.current_seat(state)
         legal = engine.legal_actions(state, seat)
-        add("legal", legal)
+        # A lazy sequence: the list, for JSON, from a second one, so that the choices below
+        # build their actions by index (games/geared/legal.py) rather than from that list.
+        add("legal", list(engine.legal_actions(state, seat)))
         if steps % 7 == 0:
             other = seats[(seats.index(seat) + 1) % len(seats)]
-            add("other", engine.legal_actions(state, other))
+            add("other", list(engine.legal_actions(state, other)))
         if rng.random() < 0.35:
             who, candidate = _mutate(rng, state, seat, legal)
             add("try", [who, candidate])
