@@ -24,12 +24,15 @@ process's memory.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Iterable
 
 from django.conf import settings
 from django.core import signing
 from django.core.cache import cache
 from django.db import connection, transaction
+
+log = logging.getLogger(__name__)
 
 KEY_SALT = "geartable.poll"
 KEY_MAX_AGE = 12 * 3600  # seconds: a page left open longer checks through its session
@@ -128,6 +131,10 @@ def watching_due(seat_id: int, every_seconds: int) -> bool:
 # --- forgetting, after the commit that changed it ------------------------------------------------
 
 
+# The callbacks after a commit are `robust`: a cache that cannot be reached then is logged and
+# never turns a committed move into an error page (the copies expire: GEARTABLE_LIVE_SECONDS).
+
+
 def forget_game(game_id: int) -> None:
     """The game's version, status or chat changed (call it after the write, in its transaction):
     at the commit, the cache gets the state as committed. It is read now, after the write, so it
@@ -141,10 +148,12 @@ def forget_game(game_id: int) -> None:
         row = cursor.fetchone()
     key = _state_key(game_id)
     if row is None:
-        transaction.on_commit(lambda: cache.delete(key))
+        transaction.on_commit(lambda: cache.delete(key), robust=True)
     else:
         value = list(row)
-        transaction.on_commit(lambda: cache.set(key, value, settings.GEARTABLE_LIVE_SECONDS))
+        transaction.on_commit(
+            lambda: cache.set(key, value, settings.GEARTABLE_LIVE_SECONDS), robust=True
+        )
 
 
 LOBBY_KEY = "lobby:lists"  # the lobby's lists, the same for all (games.views._lobby_lists)
@@ -153,8 +162,11 @@ LOBBY_KEY = "lobby:lists"  # the lobby's lists, the same for all (games.views._l
 def forget_lobby() -> None:
     """A public table opened, filled, started or ended: the lobby's lists go now (a lobby drawn
     meanwhile from the old rows is short-lived: views.LOBBY_SECONDS) and again at the commit."""
-    cache.delete(LOBBY_KEY)
-    transaction.on_commit(lambda: cache.delete(LOBBY_KEY))
+    try:  # a change (a worker's resolution, say) never waits on, or fails with, the cache
+        cache.delete(LOBBY_KEY)
+    except Exception:  # the cache's client raises its own errors; the copy expires anyway
+        log.warning("could not forget the lobby's lists now", exc_info=True)
+    transaction.on_commit(lambda: cache.delete(LOBBY_KEY), robust=True)
 
 
 def forget_turns(user_ids: Iterable[int | None]) -> None:
@@ -163,4 +175,4 @@ def forget_turns(user_ids: Iterable[int | None]) -> None:
         return
     keys = [_turns_key(uid) for uid in set(user_ids) if uid]
     if keys:
-        transaction.on_commit(lambda: cache.delete_many(keys))
+        transaction.on_commit(lambda: cache.delete_many(keys), robust=True)

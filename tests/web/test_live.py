@@ -205,3 +205,19 @@ def test_a_check_that_read_the_old_row_cannot_put_it_back_after_the_commit(redis
     response = poll(Client(), game, read_before_commit[0], key)
     assert response.status_code == 200
     assert response["X-Game-Version"] == str(game.version)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_cache_that_cannot_be_reached_never_fails_or_undoes_a_change(settings, alice, bob):
+    """The cache is a copy: with Redis unreachable, a public table still fills and starts and a
+    move still commits (the copies are forgotten or set after the commit, failures logged)."""
+    settings.CACHES = {
+        "default": {"BACKEND": "config.cache.RedisCache", "LOCATION": "redis://127.0.0.1:1/0"}
+    }
+    settings.GEARTABLE_LIVE_CACHE = True
+    game = start_geared([alice, bob], target=1000, public=True)
+    seat = seat_to_act(game)
+    services.submit_action(seat.user, game.pk, game.version, greedy_choice(game, seat))
+    before = game.version
+    game.refresh_from_db()
+    assert game.is_active and game.version == before + 1
