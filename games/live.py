@@ -102,7 +102,7 @@ def state(
     if user_id:
         turns = found.get(keys[1])
         if turns is None:
-            turns = your_turn(user_id)
+            turns = _count_turns(user_id)
     return tuple(game), turns, keys[2] in found
 
 
@@ -112,6 +112,11 @@ def your_turn(user_id: int) -> int:
         found = cache.get(_turns_key(user_id))
         if found is not None:
             return found
+    return _count_turns(user_id)
+
+
+def _count_turns(user_id: int) -> int:
+    """The count from the database, kept in the cache for the next reader."""
     with connection.cursor() as cursor:
         cursor.execute(_TURNS_SQL, [user_id])
         count = cursor.fetchone()[0]

@@ -344,7 +344,13 @@ def _render_game(
     if fragment is None:
         fragment = bool(request.htmx) and not request.htmx.boosted
     seat = services.seat_of(game, request.user)
-    poll_key = live.issue(game.pk, request.user.pk, seat and seat.pk)  # for #live (games/live.py)
+    # The poll key goes in the page's #live, which a fragment (or a move's answer) does not
+    # carry: signed only for a whole page (games/live.py).
+    poll_key = (
+        live.issue(game.pk, request.user.pk, seat and seat.pk)
+        if not fragment or game.status == Status.OPEN
+        else ""
+    )
     if game.status == Status.OPEN:
         return render(
             request,

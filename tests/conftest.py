@@ -4,6 +4,7 @@ real Celery worker for the tests that need one."""
 from __future__ import annotations
 
 import os
+import uuid
 
 import pytest
 from hypothesis import settings as hypothesis_settings
@@ -43,6 +44,21 @@ def _fresh_cache(request):
     from django.core.cache import cache
 
     cache.clear()
+
+
+@pytest.fixture
+def redis_cache(settings):
+    """The cache as in production: Redis (shared by every process), the live cache on; its
+    own key prefix per test."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "config.cache.RedisCache",
+            "LOCATION": "redis://127.0.0.1:6379/9",
+            "KEY_PREFIX": f"test-live-{uuid.uuid4().hex}",
+        }
+    }
+    settings.GEARTABLE_LIVE_CACHE = True
+    return settings
 
 
 def make_user(django_user_model, username: str, **extra):

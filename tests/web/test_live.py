@@ -6,7 +6,6 @@ a bad or expired key is just ignored (the session decides, as before)."""
 from __future__ import annotations
 
 import re
-import uuid
 
 import pytest
 from django.db import connection
@@ -27,20 +26,6 @@ def page_key(client, game) -> str:
 
 def poll(client, game, v, key, **extra):
     return client.get(reverse("game_poll", args=[game.pk]), {"v": v, "k": key, **extra})
-
-
-@pytest.fixture
-def redis_cache(settings):
-    """The cache as in production: Redis (shared by every process), the live cache on."""
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "config.cache.RedisCache",
-            "LOCATION": "redis://127.0.0.1:6379/9",
-            "KEY_PREFIX": f"test-live-{uuid.uuid4().hex}",
-        }
-    }
-    settings.GEARTABLE_LIVE_CACHE = True
-    return settings
 
 
 # --- the key: what it opens, and what it does not ------------------------------------------------

@@ -5,7 +5,6 @@ version in the shared cache, so the check never answers "nothing new" from a sta
 from __future__ import annotations
 
 import re
-import uuid
 
 import pytest
 from django.test import Client
@@ -25,18 +24,6 @@ from tests.web_oog.helpers import (
 )
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
-
-
-@pytest.fixture
-def redis_cache(settings):
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "config.cache.RedisCache",
-            "LOCATION": "redis://127.0.0.1:6379/9",
-            "KEY_PREFIX": f"test-oog-live-{uuid.uuid4().hex}",
-        }
-    }
-    settings.GEARTABLE_LIVE_CACHE = True
 
 
 def test_a_turn_resolved_by_the_worker_shows_at_the_next_check(
