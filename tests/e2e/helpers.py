@@ -97,10 +97,14 @@ def assert_not_reloaded(page) -> None:
 # --- constructing a Geared position -------------------------------------------------------------
 
 
-def give_cards(game_id: int, wanted: dict[str, list[int]]) -> None:
+def give_cards(game_id: int, wanted: dict[str, list]) -> None:
     """Put each wanted card into that seat's hand by swapping it with a card of the hand that no
-    seat wants (from the draw pile or another hand), so every card stays in exactly one place;
-    then bump the version so the pages see a new position."""
+    seat wants (from the draw pile, the discard pile or another hand), so every card stays in
+    exactly one place; then bump the version so the pages see a new position.
+
+    A wanted entry is a card id, or a tuple of interchangeable ids (the six Removes, say): the
+    first of them that is not on the table is taken, so a mid-game deal that has put one copy
+    on a build or in the discard pile still gives the seat its card."""
     from django.db import transaction
 
     from games.models import Game
@@ -108,8 +112,20 @@ def give_cards(game_id: int, wanted: dict[str, list[int]]) -> None:
     with transaction.atomic():
         game = Game.objects.select_for_update().get(pk=game_id)
         state = game.state
-        every_wanted = {c for cards in wanted.values() for c in cards}
+        on_table = {c for bs in state["builds"].values() for b in bs for c in b["cards"]}
+        on_table |= {c for bs in state["bikes"].values() for b in bs for c in b["cards"]}
+        chosen = {}
         for seat, cards in wanted.items():
+            hand = state["hands"][seat]
+            picked = []
+            for entry in cards:
+                options = entry if isinstance(entry, tuple) else (entry,)
+                free = [c for c in options if c not in on_table and c not in picked]
+                assert free, f"every one of {options} is on the table"
+                picked.append(next((c for c in free if c in hand), free[0]))
+            chosen[seat] = picked
+        every_wanted = {c for cards in chosen.values() for c in cards}
+        for seat, cards in chosen.items():
             hand = state["hands"][seat]
             for card in cards:
                 if card in hand:
@@ -117,6 +133,8 @@ def give_cards(game_id: int, wanted: dict[str, list[int]]) -> None:
                 spare = next(c for c in hand if c not in every_wanted)
                 if card in state["draw"]:
                     pile = state["draw"]
+                elif card in state["discard"]:
+                    pile = state["discard"]
                 else:
                     pile = next(h for s, h in state["hands"].items() if card in h and s != seat)
                 pile[pile.index(card)] = spare

@@ -46,7 +46,8 @@ def test_the_main_pages_have_no_serious_accessibility_problem(
     assert seat_to_act(geared).user_id == alice.pk
     # Action cards in her hand, whatever the deal: some she may play now and some she may not
     # (drawn flat then), so both looks are checked on every run, not only on a lucky deal.
-    give_cards(geared.pk, {seat_to_act(geared).seat_id: [75, 81, 87]})
+    removes, steals, swaps = (tuple(range(first, first + 6)) for first in (75, 81, 87))
+    give_cards(geared.pk, {seat_to_act(geared).seat_id: [removes, steals, swaps]})
     geared.refresh_from_db()
     oog = outofgears_mid_game(alice, bob, carol)
     pages = {

@@ -73,12 +73,13 @@ def test_a_worker_killed_mid_resolution_again_and_again_loses_no_turn_and_double
     assert Notification.objects.filter(kind=Notification.Kind.TURN_RESOLVED).count() == (
         GAMES * KILLS * 2
     )
-    # Sent; or, when a kill cost it its first attempt and the turn it announced was already
-    # played when it was retried, skipped as no longer needed (docs/delivery.md).
+    # Sent; or, when the turn it announced was already played by the time a worker took it (a
+    # kill cost it an attempt, or a busy machine held its first one back), skipped as no longer
+    # needed (docs/delivery.md). How many attempts that took is the machine's business.
     sent = Notification.objects.filter(state=Notification.State.SENT)
     for row in Notification.objects.exclude(state=Notification.State.SENT):
-        assert row.state == Notification.State.SKIPPED and row.attempts >= 2, row
-        assert "turn it announced is over" in row.error
+        assert row.state == Notification.State.SKIPPED, row
+        assert "turn it announced is over" in row.error, row
     inbox_ids = {m["Message-ID"] for m in stack.inbox.messages}
     assert {f"<notification-{pk}@testserver>" for pk in sent.values_list("pk", flat=True)} <= (
         inbox_ids
