@@ -41,8 +41,12 @@ format: $(VENV)/.dev
 	$(VENV)/bin/ruff format .
 	$(VENV)/bin/ruff check --fix .
 
+# Two pytest processes (the machine's two cores; TEST_WORKERS=1 runs them in one), each with
+# its own test database and Celery queue (config/test_settings.py), sharing out the slow tests
+# as they free up (worksteal).
+TEST_WORKERS ?= 2
 test: $(VENV)/.dev lint services-check e2e-deps
-	$(TEST_ENV) $(PY) -m pytest -q
+	$(TEST_ENV) $(PY) -m pytest -q -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 # Browser tests use Debian's Chromium (Playwright cannot download its own browser here).
 e2e-deps:
