@@ -20,6 +20,10 @@ class User(AbstractUser):
     display_name = models.CharField(
         max_length=40, blank=True, help_text="How other players see you. Defaults to your username."
     )
+    # The names' skeletons (accounts/names.py: what a reader takes them for), kept by a signal,
+    # so that a look-alike of another player's name is found by index.
+    username_key = models.CharField(max_length=160, blank=True, db_index=True, editable=False)
+    display_key = models.CharField(max_length=160, blank=True, db_index=True, editable=False)
     time_zone = models.CharField(
         max_length=64, default="UTC", choices=[(tz, tz.replace("_", " ")) for tz in TIME_ZONES]
     )

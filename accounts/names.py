@@ -6,6 +6,7 @@ import re
 import unicodedata
 
 from django.core.exceptions import ValidationError
+from django.db.models import Q
 
 from accounts.models import User
 from games.models import BotKind
@@ -20,9 +21,80 @@ def tidy(name: str) -> str:
     return " ".join(name.split())
 
 
-def _key(name: str) -> str:
-    # NFKC: "ａｌｉｃｅ" (full-width) is "alice" to a reader.
-    return unicodedata.normalize("NFKC", tidy(name)).casefold()
+# Letters of other scripts that a reader takes for Latin ones: the common part of Unicode's
+# confusables (UTS #39) for Cyrillic and Greek. Capitals first, before casefolding (Greek "Η"
+# reads as H, its small "η" as n), then small letters.
+_LOOKALIKE_CAPITALS = str.maketrans(
+    {
+        **dict.fromkeys("АΑ", "a"),
+        **dict.fromkeys("ВΒ", "b"),
+        **dict.fromkeys("ЕΕ", "e"),
+        **dict.fromkeys("НΗ", "h"),
+        **dict.fromkeys("ІΙӀ", "i"),
+        **dict.fromkeys("Ј", "j"),
+        **dict.fromkeys("КΚ", "k"),
+        **dict.fromkeys("МΜ", "m"),
+        **dict.fromkeys("Ν", "n"),
+        **dict.fromkeys("ОΟ", "o"),
+        **dict.fromkeys("РΡ", "p"),
+        **dict.fromkeys("Ԛ", "q"),
+        **dict.fromkeys("Ѕ", "s"),
+        **dict.fromkeys("ТΤ", "t"),
+        **dict.fromkeys("Ԝ", "w"),
+        **dict.fromkeys("ХΧ", "x"),
+        **dict.fromkeys("УҮΥ", "y"),
+        **dict.fromkeys("Ζ", "z"),
+    }
+)
+_LOOKALIKE_SMALL = str.maketrans(
+    {
+        **dict.fromkeys("аα", "a"),
+        **dict.fromkeys("в", "b"),
+        **dict.fromkeys("ϲс", "c"),
+        **dict.fromkeys("ԁ", "d"),
+        **dict.fromkeys("еε", "e"),
+        **dict.fromkeys("һн", "h"),
+        **dict.fromkeys("іι", "i"),
+        **dict.fromkeys("јϳ", "j"),
+        **dict.fromkeys("кκ", "k"),
+        **dict.fromkeys("ӏ", "l"),
+        **dict.fromkeys("м", "m"),
+        **dict.fromkeys("η", "n"),
+        **dict.fromkeys("оο", "o"),
+        **dict.fromkeys("рρ", "p"),
+        **dict.fromkeys("ԛ", "q"),
+        **dict.fromkeys("ѕ", "s"),
+        **dict.fromkeys("тτ", "t"),
+        **dict.fromkeys("υ", "u"),
+        **dict.fromkeys("ν", "v"),
+        **dict.fromkeys("ԝ", "w"),
+        **dict.fromkeys("хχ", "x"),
+        **dict.fromkeys("уүγ", "y"),
+        **dict.fromkeys("ζ", "z"),
+    }
+)
+
+
+def skeleton(name: str) -> str:
+    """What a reader takes the name for: NFKC ("ａｌｉｃｅ", full-width, is "alice"), look-alike
+    letters of other scripts made Latin ("аlice" with a Cyrillic а is "alice"), casefolded.
+    Two names with one skeleton pass for each other."""
+    name = unicodedata.normalize("NFKC", tidy(name)).translate(_LOOKALIKE_CAPITALS)
+    return name.casefold().translate(_LOOKALIKE_SMALL)
+
+
+def keep_skeletons(sender, instance, **kwargs) -> None:
+    """After a user's save (post_save, connected in accounts/apps.py): their names' skeletons,
+    which check_name looks up by index, follow their names (one UPDATE, only when one changed)."""
+    fresh = {
+        "username_key": skeleton(instance.username),
+        "display_key": skeleton(instance.display_name),
+    }
+    stale = {field: value for field, value in fresh.items() if getattr(instance, field) != value}
+    if stale:
+        sender.objects.filter(pk=instance.pk).update(**stale)
+        for field, value in stale.items():
+            setattr(instance, field, value)
 
 
 def _is_bot_name(key: str) -> bool:
@@ -41,13 +113,19 @@ def check_name(name: str, *, user=None, field: str = "display name") -> str:
         )
     if any(unicodedata.category(ch) in ("Cc", "Cf") for ch in name):
         raise ValidationError(f"A {field} cannot contain control or invisible characters.")
-    key = _key(name)
+    key = skeleton(name)
     if key in RESERVED or _is_bot_name(key):
         raise ValidationError(f"“{name}” would pass for someone else: choose another {field}.")
     others = User.objects.exclude(pk=user.pk) if user is not None and user.pk else User.objects
     normal = unicodedata.normalize("NFKC", name)
-    if others.filter(username__iexact=normal).exists():
-        raise ValidationError(f"“{name}” is another player's username: choose another {field}.")
-    if field == "username" and others.filter(display_name__iexact=normal).exists():
-        raise ValidationError(f"“{name}” is another player's name: choose another username.")
+    if others.filter(Q(username__iexact=normal) | Q(username_key=key)).exists():
+        raise ValidationError(
+            f"“{name}” is or looks like another player's username: choose another {field}."
+        )
+    if field == "username" and (
+        others.filter(Q(display_name__iexact=normal) | Q(display_key=key)).exists()
+    ):
+        raise ValidationError(
+            f"“{name}” is or looks like another player's name: choose another username."
+        )
     return name

@@ -31,8 +31,9 @@ def stuck_after() -> timedelta:
 
 
 def dashboard_figures() -> dict:
-    """The figures a moderator checks first, in a fixed number of queries (5)."""
+    """The figures a moderator checks first, in a fixed number of queries (6)."""
     from accounts.models import User
+    from games import moderation
     from games.models import Game, Invitation, Notification, Report, Status
 
     now = timezone.now()
@@ -56,6 +57,8 @@ def dashboard_figures() -> dict:
         "late_emails": emails["late"] + invitations["late"],
         "open_reports": Report.objects.filter(state=Report.State.OPEN).count(),
         "new_users": User.objects.filter(date_joined__gte=now - timedelta(days=7)).count(),
+        "stalled": moderation.stalled_games(now).count(),
+        "stalled_days": moderation.STALLED_AFTER.days,
     }
 
 

@@ -139,6 +139,9 @@ ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Geartable] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if SITE_URL.startswith("https://") else "http"
 ACCOUNT_PRESERVE_USERNAME_CASING = False
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"  # the name rules of accounts/names.py
+# A password reset for an address without an account sends nothing (allauth's default mails it
+# "you have no account"): the form cannot be used to mail strangers, and says the same either way.
+ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False
 
 # E-mail through Django 6.1's MAILERS: the console by default, SMTP when EMAIL_HOST is set.
 _EMAIL_HOST = env_str("EMAIL_HOST")
@@ -269,8 +272,14 @@ CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
 SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000, minimum=0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
-if env_bool("BEHIND_PROXY", False):
+# Behind a reverse proxy, every request comes from the proxy's address: the client's is the
+# right-most one of X-Forwarded-For that our own proxies appended (TRUSTED_PROXY_COUNT of them),
+# so that allauth's rate limits and log-in locks (allauth.core.internal.httpkit.get_client_ip)
+# key on the client, not on the proxy. Without BEHIND_PROXY the header is ignored (spoofable).
+BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
+if BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+ALLAUTH_TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 1, minimum=1) if BEHIND_PROXY else 0
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024  # no form here needs more; huge bodies get 400

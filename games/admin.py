@@ -20,6 +20,7 @@ from django.utils.html import format_html, format_html_join
 from config.admin import stuck_after
 from games import engines, moderation, services, vacation
 from games.models import (
+    TURN_TIMES,
     ChatMessage,
     Digest,
     Game,
@@ -47,6 +48,20 @@ class StuckFilter(admin.SimpleListFilter):
             return queryset.filter(
                 status=Status.ACTIVE, due_since__lt=timezone.now() - stuck_after()
             )
+        return queryset
+
+
+class StalledFilter(admin.SimpleListFilter):
+    title = "stalled"
+    parameter_name = "stalled"
+
+    def lookups(self, request, model_admin):
+        days = moderation.STALLED_AFTER.days
+        return [("yes", f"No time limit, waiting on a player for over {days} days")]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.filter(pk__in=moderation.stalled_games().values("pk"))
         return queryset
 
 
@@ -106,12 +121,21 @@ class ModerateForm(forms.Form):
         ("extend", "Extend the current deadline"),
         ("replace", "Replace a seat with a bot"),
         ("resolve", "Resolve a stuck Out of Gears turn again"),
+        ("time_limit", "Set a time limit (a game with none): the waiting turn's time starts now"),
         ("exempt", "Exempt from vacations: deadlines run while a player is away"),
         ("unexempt", "End the vacation exemption: deadlines wait for away players again"),
     ]
     action = forms.ChoiceField(choices=ACTIONS)
     seat = forms.ModelChoiceField(queryset=Seat.objects.none(), required=False)
     hours = forms.IntegerField(min_value=1, max_value=24 * 14, initial=24, required=False)
+    turn_seconds = forms.TypedChoiceField(
+        label="Time per turn",
+        choices=[(seconds, label) for seconds, label in TURN_TIMES if seconds],
+        coerce=int,
+        initial=3 * 86400,
+        required=False,
+        help_text="Only to set a time limit.",
+    )
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=2000)
 
     def __init__(self, *args, game: Game, **kwargs):
@@ -129,6 +153,7 @@ class GameAdmin(admin.ModelAdmin):
         "kind",
         "status",
         StuckFilter,
+        StalledFilter,
         DeadlineFilter,
         "vacation_exempt",
         "created",
@@ -247,6 +272,9 @@ class GameAdmin(admin.ModelAdmin):
                         if data["seat"] is None:
                             raise services.GameError("Choose the seat to give to a bot.")
                         moderation.replace_seat(me, data["seat"].pk, data["reason"])
+                    case "time_limit":
+                        seconds = data["turn_seconds"] or 3 * 86400
+                        moderation.set_time_limit(me, game.pk, seconds, data["reason"])
                     case "resolve":
                         moderation.rerun_resolution(me, game.pk, data["reason"])
                     case "exempt" | "unexempt":

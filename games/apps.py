@@ -1,4 +1,5 @@
 from django.apps import AppConfig
+from django.db.models.signals import post_delete, post_save
 
 
 class GamesConfig(AppConfig):
@@ -8,4 +9,11 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         # Register the Celery tasks in every process (web, worker, beat): games.effects queues
         # them by name, so that the write path imports no task module.
-        from games import tasks  # noqa: F401
+        from games import live, tasks  # noqa: F401
+        from games.models import Seat
+
+        # The live check's grant (games/live.py) follows every saved user and seat.
+        post_save.connect(live.user_saved, sender="accounts.User", dispatch_uid="live-user")
+        post_delete.connect(live.user_deleted, sender="accounts.User", dispatch_uid="live-user")
+        post_save.connect(live.seat_saved, sender=Seat, dispatch_uid="live-seat")
+        post_delete.connect(live.seat_deleted, sender=Seat, dispatch_uid="live-seat")

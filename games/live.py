@@ -5,10 +5,19 @@ most frequent request of the site, so it is answered without the session machine
 the cache is shared by every process (Redis: `CACHE_URL`), without the database:
 
 - **The poll key.** The page carries a key signed with SECRET_KEY (`issue`): the game, the
-  viewer's user id (0 for a visitor) and the seat whose "watching" mark the check keeps fresh.
-  It is issued only to whom the page was shown, so it proves what the session would: that this
-  viewer may see the game's version and status (which hide nothing). It expires after
-  `KEY_MAX_AGE`; a page older than that falls back to the session (the check still answers).
+  viewer's user id (0 for a visitor), the seat whose "watching" mark the check keeps fresh, and
+  a short tag of the user's session auth hash (`_auth_tag`: it changes with the password). It
+  is issued only to whom the page was shown, so it proves what the session would: that this
+  viewer may see the game's version and status (which hide nothing). It answers only while it
+  is younger than `KEY_MAX_AGE` (minutes), its user is active with the same password, and its
+  seat is still that user's (`grant`: a player who left the table, was replaced by a bot,
+  deactivated or changed password gets nothing from it). Any other key is ignored and the
+  session decides, as the rest of the site would; when the session may see the game, that
+  answer carries a fresh key (`X-Poll-Key`) that the page keeps, so a page open for days
+  keeps working and is back on the fast path at its next check.
+- **The grant** (`grant`): each user's current auth tag ("" once inactive) and each seat's
+  player, cached like the rest and set at the commit that changes them (the User and Seat
+  signals, games/apps.py), so the steady check still makes one cache round trip and no query.
 - **The live state** (`state`): a game's version, status and chat sequence, cached per game.
 - **The "your turn" count** (`your_turn`): how many games wait for a user (the nav's badge).
 
@@ -31,28 +40,54 @@ from django.conf import settings
 from django.core import signing
 from django.core.cache import cache
 from django.db import connection, transaction
+from django.utils.crypto import constant_time_compare, salted_hmac
+
+from accounts.models import User
 
 log = logging.getLogger(__name__)
+_USERS = User._meta.db_table
 
 KEY_SALT = "geartable.poll"
-KEY_MAX_AGE = 12 * 3600  # seconds: a page left open longer checks through its session
+# Seconds a key answers: a page open longer checks once through its session, which hands it a
+# fresh key (views.poll). Short, so that what the grant cannot see (a link that no longer opens
+# the game, say) is honoured within minutes.
+KEY_MAX_AGE = 10 * 60
+FRESH_KEY_HEADER = "X-Poll-Key"
 
 
-def issue(game_id: int, user_id: int | None, watch_seat_id: int | None) -> str:
-    """The poll key of a page shown to `user_id` (None: a visitor); `watch_seat_id`: the seat
-    whose player this page is (their "watching" mark), else None."""
-    return signing.dumps([game_id, user_id or 0, watch_seat_id or 0], salt=KEY_SALT, compress=False)
+def _auth_tag(session_auth_hash: str) -> str:
+    """A short tag of the user's session auth hash (an HMAC of the password hash): the key is
+    readable, so it carries a digest of that, never the hash a session holds."""
+    return salted_hmac(KEY_SALT, session_auth_hash, algorithm="sha256").hexdigest()[:16]
 
 
-def read(key: str, game_id: int) -> tuple[int, int] | None:
-    """(user id, seat id to mark watching) from a valid, unexpired key for this game, or None."""
+def user_tag(user) -> str:
+    """The auth tag a key of this user carries ("" for a visitor or an inactive account)."""
+    if user is None or not user.is_authenticated or not user.is_active:
+        return ""
+    return _auth_tag(user.get_session_auth_hash())
+
+
+def issue(game_id: int, user, watch_seat_id: int | None) -> str:
+    """The poll key of a page shown to `user` (None or anonymous: a visitor); `watch_seat_id`:
+    the user's own seat, whose "watching" mark the check keeps fresh, else None."""
+    user_id = user.pk if user is not None and user.is_authenticated else 0
+    payload = [game_id, user_id or 0, (user_id and watch_seat_id) or 0, user_tag(user)]
+    return signing.dumps(payload, salt=KEY_SALT, compress=False)
+
+
+def read(key: str, game_id: int) -> tuple[int, int, str] | None:
+    """(user id, seat id to mark watching, auth tag) from a well-signed key for this game that
+    is younger than KEY_MAX_AGE, or None. Whether it still answers is `state`'s to say."""
     try:
-        gid, user_id, seat_id = signing.loads(key, salt=KEY_SALT, max_age=KEY_MAX_AGE)
+        gid, user_id, seat_id, tag = signing.loads(key, salt=KEY_SALT, max_age=KEY_MAX_AGE)
     except (signing.BadSignature, ValueError, TypeError):
         return None
-    if gid != game_id or not isinstance(user_id, int) or not isinstance(seat_id, int):
+    if gid != game_id or not all(isinstance(v, int) for v in (user_id, seat_id)):
         return None
-    return user_id, seat_id
+    if not isinstance(tag, str) or bool(tag) != bool(user_id):
+        return None
+    return user_id, seat_id, tag
 
 
 def enabled() -> bool:
@@ -71,6 +106,14 @@ def _watch_key(seat_id: int) -> str:
     return f"live:watch:{seat_id}"
 
 
+def _auth_key(user_id: int) -> str:
+    return f"live:auth:{user_id}"
+
+
+def _seat_key(seat_id: int) -> str:
+    return f"live:seat:{seat_id}"
+
+
 # --- reading ------------------------------------------------------------------------------------
 
 _STATE_SQL = "SELECT version, status, chat_seq FROM games_game WHERE id = %s"
@@ -80,15 +123,28 @@ _TURNS_SQL = """
 """
 
 
+class Revoked(Exception):
+    """The key's user is no longer active with that password, or its seat no longer theirs."""
+
+
 def state(
-    game_id: int, user_id: int = 0, watch_seat_id: int = 0
+    game_id: int, user_id: int = 0, watch_seat_id: int = 0, tag: str = ""
 ) -> tuple[tuple[int, str, int] | None, int | None, bool]:
     """The game's (version, status, chat sequence), None if there is no such game; for a
     `user_id`, how many games in play wait for that user (else None); and whether the
-    "watching" mark of `watch_seat_id` was written lately (`watching_due`). In the steady case,
-    one cache round trip and no query."""
-    keys = [_state_key(game_id), _turns_key(user_id), _watch_key(watch_seat_id)]
+    "watching" mark of `watch_seat_id` was written lately (`watching_due`). Raises Revoked if
+    the key's grant (`tag`, the seat) no longer holds. In the steady case, one cache round trip
+    and no query."""
+    keys = [
+        _state_key(game_id),
+        _turns_key(user_id),
+        _watch_key(watch_seat_id),
+        _auth_key(user_id),
+        _seat_key(watch_seat_id),
+    ]
     found = cache.get_many(keys) if enabled() else {}
+    if user_id:
+        _check_grant(game_id, user_id, watch_seat_id, tag, found.get(keys[3]), found.get(keys[4]))
     game = found.get(keys[0])
     if game is None:
         with connection.cursor() as cursor:
@@ -104,6 +160,40 @@ def state(
         if turns is None:
             turns = _count_turns(user_id)
     return tuple(game), turns, keys[2] in found
+
+
+_GRANT_SQL = f"""
+    SELECT (SELECT password FROM {_USERS} WHERE id = %s AND is_active),
+        (SELECT coalesce(user_id, 0) FROM games_seat WHERE id = %s AND game_id = %s)
+"""  # noqa: S608 - the table name is the user model's; every value is a parameter
+
+
+def _check_grant(
+    game_id: int, user_id: int, seat_id: int, tag: str, cached_tag, cached_owner
+) -> None:
+    """Raise Revoked unless `user_id` is still active with the password the key was issued
+    under and, for a seat, still sits in it. What the cache lacks is read in one query and
+    kept (`add`) for the next check."""
+    if cached_tag is None or (seat_id and cached_owner is None):
+        with connection.cursor() as cursor:
+            cursor.execute(_GRANT_SQL, [user_id, seat_id, game_id])
+            password, owner = cursor.fetchone()
+        if cached_tag is None:
+            cached_tag = (
+                _auth_tag(User(pk=user_id, password=password).get_session_auth_hash())
+                if password is not None
+                else ""
+            )
+            if enabled():
+                cache.add(_auth_key(user_id), cached_tag, settings.GEARTABLE_LIVE_SECONDS)
+        if seat_id and cached_owner is None:
+            cached_owner = owner or 0
+            if enabled():
+                cache.add(_seat_key(seat_id), cached_owner, settings.GEARTABLE_LIVE_SECONDS)
+    if not cached_tag or not constant_time_compare(cached_tag, tag):
+        raise Revoked
+    if seat_id and cached_owner != user_id:
+        raise Revoked
 
 
 def your_turn(user_id: int) -> int:
@@ -181,3 +271,47 @@ def forget_turns(user_ids: Iterable[int | None]) -> None:
     keys = [_turns_key(uid) for uid in set(user_ids) if uid]
     if keys:
         transaction.on_commit(lambda: cache.delete_many(keys), robust=True)
+
+
+def forget_user(user) -> None:
+    """A user was saved (a password, `is_active`) or deleted: at the commit, the cache gets
+    their tag as saved, so their old keys stop answering at the next check."""
+    if not enabled() or user.pk is None:
+        return
+    key, tag = _auth_key(user.pk), user_tag(user)
+    transaction.on_commit(lambda: cache.set(key, tag, settings.GEARTABLE_LIVE_SECONDS), robust=True)
+
+
+def forget_seat(seat_id: int, user_id: int | None) -> None:
+    """A seat changed hands (a bot took it) or went (its player left the table): at the
+    commit, the cache gets its player as saved (0: none)."""
+    if not enabled() or seat_id is None:
+        return
+    key, owner = _seat_key(seat_id), user_id or 0
+    transaction.on_commit(
+        lambda: cache.set(key, owner, settings.GEARTABLE_LIVE_SECONDS), robust=True
+    )
+
+
+# The signal receivers (connected in games/apps.py): every save of a user or a seat goes
+# through them, so no write path has to remember.
+
+
+def user_saved(sender, instance, **kwargs) -> None:
+    forget_user(instance)
+
+
+def user_deleted(sender, instance, **kwargs) -> None:
+    if enabled() and instance.pk is not None:
+        key = _auth_key(instance.pk)
+        transaction.on_commit(
+            lambda: cache.set(key, "", settings.GEARTABLE_LIVE_SECONDS), robust=True
+        )
+
+
+def seat_saved(sender, instance, **kwargs) -> None:
+    forget_seat(instance.pk, instance.user_id)
+
+
+def seat_deleted(sender, instance, **kwargs) -> None:
+    forget_seat(instance.pk, None)

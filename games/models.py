@@ -92,6 +92,9 @@ class Game(models.Model):
     vacation_exempt = models.BooleanField(
         default=False, help_text="Deadlines run even while a player is away on vacation."
     )
+    # The time the turn had left when its player went away, kept when the deadline passed while
+    # they were away: the paused deadline is their return plus this (games/vacation.py).
+    paused_left = models.DurationField(null=True, blank=True, editable=False)
 
     class Meta:
         indexes = [

@@ -10,17 +10,20 @@ from datetime import timedelta
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import F
+from django.db.models import Exists, F, OuterRef, QuerySet, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import User
 from games import effects, live, notifications, outbox, services
 from games.models import (
+    TURN_TIMES,
     ChatMessage,
     Digest,
     Game,
     Invitation,
     ModerationAction,
+    Move,
     Notification,
     Report,
     Seat,
@@ -151,6 +154,53 @@ def extend_deadline(moderator: User, game_id: int, hours: int, reason: str) -> G
             reason,
             game=game,
             details={"from": old.isoformat(), "to": game.deadline.isoformat()},
+        )
+    return game
+
+
+# A game with no time limit waiting on a player this long shows on the dashboard ("stalled"):
+# nothing else would ever move it, and the player to act could hold it for ever.
+STALLED_AFTER = timedelta(days=7)
+
+
+def stalled_games(now=None) -> QuerySet[Game]:
+    """Games in play with no time limit, waiting on a person (not a bot), whose last move (or
+    start) is older than STALLED_AFTER; `idle_since` says since when. By the move log's
+    (game, seq) index: one look-up per game in play without a deadline."""
+    now = now or timezone.now()
+    last_move = Move.objects.filter(game=OuterRef("pk")).order_by("-seq").values("created")[:1]
+    waiting = Seat.objects.filter(game=OuterRef("pk"), to_act=True, user__isnull=False)
+    return (
+        Game.objects.filter(status=Status.ACTIVE, deadline__isnull=True, turn_seconds=0)
+        .filter(Exists(waiting))
+        .annotate(idle_since=Coalesce(Subquery(last_move), F("started")))
+        .filter(idle_since__lt=now - STALLED_AFTER)
+    )
+
+
+def set_time_limit(moderator: User, game_id: int, turn_seconds: int, reason: str) -> Game:
+    """A game with no time limit held by the player to act: from now on it has one, and the
+    turn waiting now has its whole time from now (then deadlines, reminders, misses and a
+    bot's takeover follow as in any timed game). Recorded like every moderator action."""
+    if turn_seconds not in {seconds for seconds, _label in TURN_TIMES if seconds}:
+        raise services.GameError("Choose a time per turn from the list.")
+    with transaction.atomic():
+        game = services.locked_game(game_id)
+        if game.status != Status.ACTIVE:
+            raise services.Conflict("This game is not in play.")
+        if game.turn_seconds or game.deadline is not None:
+            raise services.Conflict(
+                "This game has a time limit already: extend its deadline instead."
+            )
+        game.turn_seconds = turn_seconds
+        game.deadline = timezone.now() + timedelta(seconds=turn_seconds)
+        game.save(update_fields=["turn_seconds", "deadline", "updated"])
+        _record(
+            moderator,
+            "set time limit",
+            reason,
+            game=game,
+            details={"turn_seconds": turn_seconds, "deadline": game.deadline.isoformat()},
         )
     return game
 

@@ -43,43 +43,61 @@ def is_away(user: User | None, now: datetime | None = None) -> bool:
 def hold_deadline(game: Game, absent: list[Seat], now: datetime) -> bool:
     """services.expire_turn, under the game's row lock, before it plays for the absent seats:
     if one of them is a player away on vacation (and the game is not exempt), nobody is played
-    for or counted as missing; the deadline moves to the away player's return plus the full
-    time per turn. True if it did (the caller then stops). Runs once per pause: the deadline
-    it sets is past the return, so the beat does not pick the game again until then."""
-    if game.vacation_exempt:
+    for or counted as missing; the turn's clock stopped when they went away, and it resumes at
+    their return with the time it had left then (the full time per turn if the turn began
+    while they were away). True if it did (the caller then stops). A deadline that had passed
+    before the vacation began is not held. Runs once per pause: the deadline it sets is past
+    the return, so the beat does not pick the game again until then."""
+    if game.vacation_exempt or game.deadline is None:
         return False
-    away = [s.user for s in absent if not s.bot and is_away(s.user, now)]
-    if not away:
+    turn = timedelta(seconds=game.turn_seconds)
+    held = []
+    for seat in absent:
+        if seat.bot or not is_away(seat.user, now):
+            continue
+        mine = allowance.current(seat.user, now)
+        went = mine.started if mine is not None else now
+        left = min(game.deadline - went, turn)
+        if left > timedelta(0):  # the deadline had not passed before they went away
+            held.append((seat.user.away_ends, left))
+    if not held:
         return False
-    back = max(u.away_ends for u in away)
-    game.deadline = back + timedelta(seconds=game.turn_seconds)
-    game.save(update_fields=["deadline", "updated"])
+    game.paused_left = max(left for _back, left in held)
+    game.deadline = max(back for back, _left in held) + game.paused_left
+    game.save(update_fields=["deadline", "paused_left", "updated"])
     return True
+
+
+def _is_paused_for(game: Game, back: datetime) -> bool:
+    """Is the game's deadline the one `hold_deadline` set for a player back at `back`?"""
+    return (
+        game.paused_left is not None
+        and game.deadline is not None
+        and game.deadline == back + game.paused_left
+    )
 
 
 def _retime(user: User, old_back: datetime, new_back: datetime, now: datetime) -> int:
     """The player's return moved from `old_back` to `new_back` (back early, or a new date):
-    each deadline paused for them (set past `now` + the time per turn, up to their old return
-    + that time) moves to `new_back` + the time per turn. Each game under its row lock."""
+    each deadline paused for them (their old return + the time the turn had left) moves to
+    `new_back` + that time. Each game under its row lock."""
     game_ids = list(
         Seat.objects.filter(
             user=user,
             to_act=True,
             game__status=Status.ACTIVE,
             game__vacation_exempt=False,
-            game__turn_seconds__gt=0,
+            game__paused_left__isnull=False,
         ).values_list("game_id", flat=True)
     )
     moved = 0
     for game_id in game_ids:
         game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None or game.deadline is None or game.status != Status.ACTIVE:
+        if game is None or game.status != Status.ACTIVE or not _is_paused_for(game, old_back):
             continue
-        turn = timedelta(seconds=game.turn_seconds)
-        if now + turn < game.deadline <= old_back + turn:  # paused for this player
-            game.deadline = new_back + turn
-            game.save(update_fields=["deadline", "updated"])
-            moved += 1
+        game.deadline = new_back + game.paused_left
+        game.save(update_fields=["deadline", "updated"])
+        moved += 1
     return moved
 
 
@@ -101,7 +119,7 @@ def take(user: User, until: date, now: datetime | None = None):
 
 
 def come_back(user: User, now: datetime | None = None):
-    """End the player's vacation now: paused deadlines get the full time per turn from now,
+    """End the player's vacation now: paused deadlines resume now with the time they had left,
     and the e-mails that waited go out (once each: they are the same outbox rows)."""
     now = now or timezone.now()
     with transaction.atomic():
@@ -195,8 +213,9 @@ def away_seats(game: Game) -> list[dict]:
 
 def set_exempt(moderator: User, game_id: int, exempt: bool, reason: str) -> Game:
     """A game that cannot wait: its deadlines run while players are away (or, unset, wait for
-    them again). Exempting a paused game gives the absent player the full time per turn from
-    now, not the rest of their vacation. Recorded like every moderator action."""
+    them again). Exempting a paused game resumes its clock now: the absent player has the time
+    the turn had left (at most the time per turn), not the rest of their vacation. Recorded
+    like every moderator action."""
     from games.services import Conflict, locked_game
 
     with transaction.atomic():
@@ -209,6 +228,15 @@ def set_exempt(moderator: User, game_id: int, exempt: bool, reason: str) -> Game
         now = timezone.now()
         if exempt and game.deadline and game.turn_seconds:
             latest = now + timedelta(seconds=game.turn_seconds)
+            paused = any(
+                s.user_id
+                and s.to_act
+                and is_away(s.user, now)
+                and _is_paused_for(game, s.user.away_ends)
+                for s in game.seats.select_related("user")
+            )
+            if paused:  # the clock resumes now, with the time the turn had left
+                latest = now + game.paused_left
             if game.deadline > latest:
                 details |= {"from": game.deadline.isoformat(), "to": latest.isoformat()}
                 game.deadline = latest

@@ -347,7 +347,7 @@ def _render_game(
     # The poll key goes in the page's #live, which a fragment (or a move's answer) does not
     # carry: signed only for a whole page (games/live.py).
     poll_key = (
-        live.issue(game.pk, request.user.pk, seat and seat.pk)
+        live.issue(game.pk, request.user, seat and seat.pk)
         if not fragment or game.status == Status.OPEN
         else ""
     )
@@ -489,8 +489,12 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     key = request.GET.get("k")
     viewer = live.read(key, game_id) if key else None
     if viewer is not None:  # the page's signed key: no session, and the state from the cache
-        return _poll_by_key(request, game_id, seen, seen_chat, *viewer)
-    row = _poll_row(game_id, _session_user_id(request), request.GET.get("t", "-"))
+        try:
+            return _poll_by_key(request, game_id, seen, seen_chat, *viewer)
+        except live.Revoked:  # its user left the seat, changed password, was deactivated
+            pass
+    user_id = _session_user_id(request)
+    row = _poll_row(game_id, user_id, request.GET.get("t", "-"))
     if row is None:
         raise Http404("There is no such game.")
     version, status, chat_seq, open_to_all, seated, password, my_seat, watched, your_turn = row
@@ -503,15 +507,25 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     response = _poll_answer(version, status, chat_seq, seen, seen_chat)
     if logged_in:
         response[YOUR_TURN_HEADER] = str(your_turn)  # the nav's "Your turn · N", kept live
+    if key is not None:  # a page that checks by key: a fresh one, for what the session allows
+        viewer = User(pk=user_id, password=password) if logged_in else None
+        response[live.FRESH_KEY_HEADER] = live.issue(game_id, viewer, my_seat)
     return response
 
 
 def _poll_by_key(
-    request: HttpRequest, game_id: int, seen: int, seen_chat: int | None, user_id: int, seat: int
+    request: HttpRequest,
+    game_id: int,
+    seen: int,
+    seen_chat: int | None,
+    user_id: int,
+    seat: int,
+    tag: str,
 ) -> HttpResponse:
     """The check of a page that carries its poll key (games/live.py): the key says who may see
-    the game, the cache says its version; the database only when the cache has forgotten."""
-    found, your_turn, watch_fresh = live.state(game_id, user_id, seat)
+    the game, the cache says its version and that the key's grant still holds (else
+    live.Revoked); the database only when the cache has forgotten."""
+    found, your_turn, watch_fresh = live.state(game_id, user_id, seat, tag)
     if found is None:
         raise Http404("There is no such game.")
     version, status, chat_seq = found

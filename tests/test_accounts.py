@@ -107,6 +107,17 @@ def test_password_reset_email_link_sets_a_new_password(client, alice):
     assert alice.check_password("brand-new-passphrase-42")
 
 
+def test_password_reset_mails_nothing_to_an_address_without_an_account(client, alice):
+    """Issue 22: the reset form must not mail strangers (allauth's "you have no account" mail)
+    and answers exactly as for a known address."""
+    unknown = client.post(reverse("account_reset_password"), {"email": "stranger@example.com"})
+    assert unknown.status_code == 302
+    assert mail.outbox == []
+    known = client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
+    assert known.status_code == 302 and known.url == unknown.url
+    assert [m.to for m in mail.outbox] == [["alice@example.com"]]
+
+
 @pytest.mark.parametrize(
     ("change", "field"),
     [
@@ -146,3 +157,38 @@ def test_profile_needs_login(client):
     response = client.get(reverse("profile"))
     assert response.status_code == 302
     assert reverse("account_login") in response.url
+
+
+# --- behind a reverse proxy: the client's address, not the proxy's (issue 22) -------------------
+
+LOCKED = "Too many failed login attempts"
+
+
+def _fail_login(client, n: int, forwarded_for: str):
+    """`n` failed log-ins, each with a name of its own (so only the per-address limit counts),
+    as they reach the site through a proxy at 10.0.0.1 that appends the client's address."""
+    response = None
+    for i in range(n):
+        response = client.post(
+            reverse("account_login"),
+            {"login": f"nobody{i}-{forwarded_for}", "password": "bad"},
+            REMOTE_ADDR="10.0.0.1",
+            # The client may send any first entry; the right-most is the one our proxy added.
+            HTTP_X_FORWARDED_FOR=f"198.51.100.7, {forwarded_for}",
+        )
+    return response
+
+
+def test_behind_a_proxy_two_clients_are_limited_separately(client, settings):
+    settings.ALLAUTH_TRUSTED_PROXY_COUNT = 1  # what BEHIND_PROXY=true sets (test_site.py)
+    assert LOCKED not in _fail_login(client, 10, "203.0.113.1").content.decode()
+    assert LOCKED in _fail_login(client, 1, "203.0.113.1").content.decode()
+    # Another client behind the same proxy is not locked out by the first one.
+    assert LOCKED not in _fail_login(client, 1, "203.0.113.2").content.decode()
+
+
+def test_without_a_proxy_a_forwarded_for_header_is_ignored(client, settings):
+    settings.ALLAUTH_TRUSTED_PROXY_COUNT = 0  # BEHIND_PROXY off: the default
+    assert LOCKED not in _fail_login(client, 10, "203.0.113.1").content.decode()
+    # Changing the (spoofable) header does not make a new client.
+    assert LOCKED in _fail_login(client, 1, "203.0.113.2").content.decode()

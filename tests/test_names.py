@@ -26,6 +26,9 @@ def errors(response) -> list[str]:
         ("bob", "another player's username"),
         ("  BOB ", "another player's username"),
         ("ｂｏｂ", "another player's username"),  # full-width letters read as "bob"
+        ("b\u043eb", "looks like another player's username"),  # a Cyrillic о (issue 22)
+        ("\u0412\u041e\u0412", "looks like another player's username"),  # Cyrillic ВОВ
+        ("\u0392\u03bfb", "looks like another player's username"),  # Greek Β and ο
         ("You", "would pass for someone else"),
         ("you", "would pass for someone else"),
         ("Greedy bot", "would pass for someone else"),
@@ -84,6 +87,41 @@ def test_a_username_follows_the_same_rules(client, bob, username, message, setti
     assert response.status_code == 200
     assert any(message in e for e in response.context["form"].errors["username"])
     assert not User.objects.filter(email="dora@example.com").exists()
+
+
+@pytest.mark.parametrize(
+    "username",
+    ["\u0430lice", "\u0430l\u0456\u0441\u0435", "\u0410LICE", "\u03b1lice"],
+    ids=["cyrillic-a", "four-cyrillic", "cyrillic-capitals", "greek-alpha"],
+)
+def test_a_look_alike_of_another_players_username_cannot_sign_up(client, alice, username, settings):
+    """Issue 22: "аlice" with a Cyrillic а reads as alice on every page."""
+    settings.ACCOUNT_EMAIL_VERIFICATION = "none"
+    response = client.post(reverse("account_signup"), {**SIGNUP, "username": username})
+    assert response.status_code == 200
+    assert any(
+        "looks like another player" in e for e in response.context["form"].errors["username"]
+    )
+    assert not User.objects.filter(email="dora@example.com").exists()
+
+
+def test_a_look_alike_of_another_players_display_name_cannot_sign_up(client, bob, settings):
+    settings.ACCOUNT_EMAIL_VERIFICATION = "none"
+    bob.display_name = "Zed"
+    bob.save(update_fields=["display_name"])
+    response = client.post(reverse("account_signup"), {**SIGNUP, "username": "z\u0435d"})
+    assert response.status_code == 200
+    assert any(
+        "looks like another player" in e for e in response.context["form"].errors["username"]
+    )
+
+
+def test_names_in_other_scripts_are_welcome(alice_client, alice, client, settings):
+    """Only look-alikes are refused: a Cyrillic or Greek name of one's own is fine."""
+    assert set_name(alice_client, "\u0410\u043b\u0438\u0441\u0430").status_code == 302  # Алиса
+    settings.ACCOUNT_EMAIL_VERIFICATION = "none"
+    response = client.post(reverse("account_signup"), {**SIGNUP, "username": "\u03b6\u03c9\u03ae"})
+    assert response.status_code == 302, response.context["form"].errors
 
 
 def test_a_fine_username_signs_up(client, settings):

@@ -117,6 +117,7 @@ PRODUCTION = {
     "SITE_URL": "https://geartable.example",
     "DATABASE_URL": "postgres://postgres@127.0.0.1:5432/geartable",
     "CELERY_BROKER_URL": "redis://127.0.0.1:6379/0",
+    "CACHE_URL": "redis://127.0.0.1:6379/1",
     "EMAIL_HOST": "smtp.example",
 }
 
@@ -125,6 +126,34 @@ def test_check_deploy_is_clean_in_production():
     result = _manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
+
+
+def test_check_deploy_warns_of_a_per_process_cache_in_production():
+    """Without CACHE_URL each gunicorn worker keeps its own log-in locks: check --deploy says so
+    (issue 22: the locks then needed 11-19 failures instead of 5)."""
+    without_cache = {k: v for k, v in PRODUCTION.items() if k != "CACHE_URL"}
+    result = _manage("check", "--deploy", "--fail-level", "WARNING", **without_cache)
+    assert result.returncode != 0
+    assert "geartable.W001" in result.stderr + result.stdout
+    assert "CACHE_URL" in result.stderr + result.stdout
+    # make run (DEBUG on, one process) is not warned.
+    result = _manage("check", "--deploy", **without_cache | {"DEBUG": "true"})
+    assert "geartable.W001" not in result.stderr + result.stdout
+
+
+def _setting(name: str, **environ) -> str:
+    result = _manage(
+        "shell", "-c", f"from django.conf import settings; print(settings.{name})", **environ
+    )
+    assert result.returncode == 0, result.stderr
+    return result.stdout.strip().splitlines()[-1]
+
+
+def test_behind_proxy_trusts_the_proxys_x_forwarded_for_and_only_then():
+    assert _setting("ALLAUTH_TRUSTED_PROXY_COUNT", **PRODUCTION) == "0"
+    assert _setting("ALLAUTH_TRUSTED_PROXY_COUNT", **PRODUCTION | {"BEHIND_PROXY": "true"}) == "1"
+    two = PRODUCTION | {"BEHIND_PROXY": "true", "TRUSTED_PROXY_COUNT": "2"}
+    assert _setting("ALLAUTH_TRUSTED_PROXY_COUNT", **two) == "2"
 
 
 def test_a_bad_setting_stops_start_up_loudly():

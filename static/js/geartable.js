@@ -39,6 +39,10 @@
       fetch(live.dataset.pollUrl + "?" + params.toString(), { credentials: "same-origin" })
         .then(function (resp) {
           showYourTurn(resp.headers.get("X-Your-Turn"));
+          // A key past its few minutes (or no longer good) was answered through the session,
+          // which sends a fresh one: keep it, and the next checks are fast again.
+          const freshKey = resp.headers.get("X-Poll-Key");
+          if (freshKey) live.dataset.pollKey = freshKey;
           if (resp.status === 286) { stopped = true; return; }
           if (resp.status !== 200) return;
           const what = (resp.headers.get("X-Refresh") || "").split(",");

@@ -2,6 +2,7 @@
 audit record; the report queue; the dashboard's figures in a fixed number of queries."""
 
 import json
+from datetime import timedelta
 
 import pytest
 from django.core import mail
@@ -11,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import engines, services
-from games.models import ChatMessage, Game, ModerationAction, Report, Seat, Status
+from games.models import ChatMessage, Game, ModerationAction, Move, Report, Seat, Status
 from tests.moderation.conftest import start_geared
 
 pytestmark = pytest.mark.django_db
@@ -228,3 +229,67 @@ def test_state_json_in_admin_is_a_view(mod_client, geared_game, alice):
     view = engines.engine("geared").view(geared_game.state, seat.seat_id)
     body = mod_client.get(reverse("admin:games_game_change", args=[geared_game.pk])).content
     assert json.dumps(view["target"]) in body.decode()
+
+
+# --- a game with no time limit held by the player to act (issue 22) ---------------------------
+
+
+def _idle(game, days: int) -> None:
+    """The game's last move (or start) was `days` days ago."""
+    then = timezone.now() - timedelta(days=days)
+    Game.objects.filter(pk=game.pk).update(started=then)
+    Move.objects.filter(game=game).update(created=then)
+
+
+def test_the_dashboard_shows_a_game_with_no_time_limit_held_by_a_player(mod_client, alice, bob):
+    held = start_geared(alice, bob)  # no time limit
+    _idle(held, days=30)
+    fresh = start_geared(alice, bob)  # no time limit, but played today
+    timed = start_geared(alice, bob, turn_seconds=86400)
+    _idle(timed, days=30)  # its deadline moves it: not stalled
+    response = mod_client.get(reverse("admin:index"))
+    assert response.context["figures"]["stalled"] == 1
+    assert "Stalled games" in response.content.decode()
+    listed = mod_client.get(reverse("admin:games_game_changelist") + "?stalled=yes")
+    assert [g.pk for g in listed.context["cl"].result_list] == [held.pk]
+    assert fresh.pk not in [g.pk for g in listed.context["cl"].result_list]
+
+
+def test_a_moderator_sets_a_time_limit_and_the_turn_then_times_out(
+    mod_client, moderator, alice, bob
+):
+    game = start_geared(alice, bob)
+    _idle(game, days=30)
+    response = moderate(
+        mod_client, game, action="time_limit", turn_seconds=43200, reason="held for a month"
+    )
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.turn_seconds == 43200
+    assert abs((game.deadline - timezone.now()).total_seconds() - 43200) < 60
+    record = ModerationAction.objects.get()
+    assert (record.action, record.moderator, record.reason, record.game) == (
+        "set time limit",
+        moderator,
+        "held for a month",
+        game,
+    )
+    assert record.details["turn_seconds"] == 43200
+    assert mod_client.get(reverse("admin:index")).context["figures"]["stalled"] == 0
+    # The deadline runs as in any timed game: past it, the turn is played for the player.
+    turn = game.turn
+    assert services.expire_turn(game.pk, turn, now=game.deadline + timedelta(seconds=1)) is True
+    game.refresh_from_db()
+    assert game.turn == turn + 1 and game.deadline > timezone.now()
+
+
+def test_a_time_limit_is_refused_for_a_timed_game_and_changes_nothing(mod_client, geared_game):
+    before = geared_game.deadline
+    response = moderate(
+        mod_client, geared_game, action="time_limit", turn_seconds=43200, reason="x"
+    )
+    assert response.status_code == 200
+    assert "has a time limit already" in response.content.decode()
+    geared_game.refresh_from_db()
+    assert (geared_game.turn_seconds, geared_game.deadline) == (86400, before)
+    assert not ModerationAction.objects.exists()

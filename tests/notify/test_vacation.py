@@ -5,11 +5,12 @@ e-mails to the away player wait in the outbox and go once on their return."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 import pytest
 from django.utils import timezone
 
+from accounts import vacation as allowance
 from games import outbox, services, vacation
 from games.models import Game, ModerationAction, Move, Notification, Outgoing
 from tests.notify.helpers import (
@@ -37,6 +38,11 @@ def away(user, days: int = 3):
     return user
 
 
+def went(user) -> datetime:
+    """When the player's current vacation began."""
+    return allowance.current(user).started
+
+
 def moves(game: Game, kind: str | None = None):
     rows = Move.objects.filter(game=game)
     return rows.filter(kind=kind) if kind else rows
@@ -49,12 +55,13 @@ def test_geared_the_deadline_waits_for_a_player_away(mailoutbox, alice, bob):
     game = start_geared([alice, bob], turn_seconds=DAY)
     absent = seat_to_act(game)
     user = away(absent.user)
-    turn, count = game.turn, moves(game).count()
+    turn, count, deadline = game.turn, moves(game).count(), game.deadline
 
     assert services.expire_turn(game.pk, turn, now=game.deadline + SECOND) is False
     game.refresh_from_db()
     assert (game.turn, moves(game).count()) == (turn, count), "nobody played for them"
-    assert game.deadline == user.away_ends + timedelta(seconds=DAY), "the full time after return"
+    # The turn resumes at the return with the time it had left when they went away.
+    assert game.deadline == user.away_ends + (deadline - went(user)), "the time left, after return"
     absent.refresh_from_db()
     assert (absent.missed_deadlines, absent.bot, absent.user_id) == (0, "", user.pk)
     # Once per pause: the beat does not pick the game again before the return.
@@ -67,23 +74,73 @@ def test_geared_the_deadline_waits_for_a_player_away(mailoutbox, alice, bob):
     assert moves(game, Move.Kind.TIMEOUT).filter(seat=absent).exists()
 
 
-def test_coming_back_early_gives_the_full_time_from_now(mailoutbox, alice, bob):
+def test_coming_back_early_gives_the_time_left_from_now(mailoutbox, alice, bob):
     game = start_geared([alice, bob], turn_seconds=DAY)
     user = away(seat_to_act(game).user, days=10)
+    left = game.deadline - went(user)
     services.expire_turn(game.pk, game.turn, now=game.deadline + SECOND)
     before = timezone.now()
     vacation.come_back(user)
     game.refresh_from_db()
-    assert before + timedelta(seconds=DAY) <= game.deadline
-    assert game.deadline <= timezone.now() + timedelta(seconds=DAY)
+    assert before + left <= game.deadline <= timezone.now() + left
     assert services.expire_turn(game.pk, game.turn, now=game.deadline + SECOND) is True
 
 
 def test_a_new_return_date_moves_the_paused_deadline(mailoutbox, alice, bob):
     game = start_geared([alice, bob], turn_seconds=DAY)
     user = away(seat_to_act(game).user, days=10)
+    left = game.deadline - went(user)
     services.expire_turn(game.pk, game.turn, now=game.deadline + SECOND)
     user = away(user, days=2)
+    game.refresh_from_db()
+    assert game.deadline == user.away_ends + left
+
+
+def test_one_vacation_day_buys_no_more_time_than_it_pauses(mailoutbox, alice, bob):
+    """Issue 22: one allowance day used to turn three deadlines that were about to pass into
+    three full new turns. A paused turn resumes with the time it had left, so the vacation
+    gives each game exactly the time the player was away: what the allowance charged."""
+    games = []
+    for _ in range(3):
+        game = start_geared([alice, bob], turn_seconds=3 * DAY)
+        if seat_to_act(game).user != alice:
+            play_turn(game)
+        # Most of alice's three days are gone: an hour is left.
+        Game.objects.filter(pk=game.pk).update(deadline=timezone.now() + timedelta(hours=1))
+        game.refresh_from_db()
+        games.append(game)
+    user = away(alice, days=0)  # today only: one allowance day
+    assert allowance.allowance(user).used == 1
+    for game in games:
+        deadline = game.deadline
+        assert services.expire_turn(game.pk, game.turn, now=deadline + SECOND) is False
+        game.refresh_from_db()
+        assert game.deadline == user.away_ends + (deadline - went(user))
+        assert game.deadline - user.away_ends <= timedelta(hours=1)  # not three new days
+
+
+def test_a_deadline_that_passed_before_the_vacation_is_not_held(mailoutbox, alice, bob):
+    """Going away after the deadline passed (before the beat's minute came round) saves
+    nothing: the turn times out as usual."""
+    game = start_geared([alice, bob], turn_seconds=DAY)
+    absent = seat_to_act(game)
+    Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=30))
+    game.refresh_from_db()
+    away(absent.user)
+    assert services.expire_turn(game.pk, game.turn, now=timezone.now()) is True
+    absent.refresh_from_db()
+    assert absent.missed_deadlines == 1
+
+
+def test_a_turn_that_began_while_away_gets_its_full_time_at_the_return(mailoutbox, alice, bob):
+    game = start_geared([alice, bob], turn_seconds=DAY)
+    other = seat_to_act(game)
+    player = bob if other.user == alice else alice
+    user = away(player, days=3)
+    play_turn(game)  # now it is the away player's turn, begun while they are away
+    game.refresh_from_db()
+    assert seat_to_act(game).user == user
+    assert services.expire_turn(game.pk, game.turn, now=game.deadline + SECOND) is False
     game.refresh_from_db()
     assert game.deadline == user.away_ends + timedelta(seconds=DAY)
 
@@ -119,11 +176,11 @@ def test_oog_the_others_program_and_the_turn_waits_for_the_player_away(mailoutbo
     submit_program(game, alice)
     submit_program(game, alice)  # and may change it while the turn waits
     game.refresh_from_db()
-    turn = game.turn
+    turn, deadline = game.turn, game.deadline
     assert services.expire_turn(game.pk, turn, now=game.deadline + SECOND) is False
     game.refresh_from_db()
     assert game.turn == turn and not moves(game, Move.Kind.TIMEOUT).exists()
-    assert game.deadline == user.away_ends + timedelta(seconds=DAY)
+    assert game.deadline == user.away_ends + (deadline - went(user))
     assert seat_of(game, bob).missed_deadlines == 0
 
     vacation.come_back(user)

@@ -15,6 +15,7 @@ from django.urls import reverse
 
 from games import live, moderation, services
 from games.models import Seat
+from tests.conftest import PASSWORD
 from tests.web.helpers import advance, client_for, greedy_choice, seat_to_act, start_geared, text
 
 
@@ -73,12 +74,12 @@ def test_an_expired_key_falls_back_to_the_session(alice, bob, monkeypatch):
 def test_a_visitors_key_carries_no_count_and_marks_no_seat(alice, bob, carol):
     game = start_geared([alice, bob], public=True)
     key = page_key(Client(), game)
-    assert live.read(key, game.pk) == (0, 0)
+    assert live.read(key, game.pk) == (0, 0, "")
     response = poll(Client(), game, game.version, key)
     assert response.status_code == 204
     assert "X-Your-Turn" not in response
     spectator_key = page_key(client_for(carol), game)
-    assert live.read(spectator_key, game.pk) == (carol.pk, 0)  # her count, nobody's seat
+    assert live.read(spectator_key, game.pk)[:2] == (carol.pk, 0)  # her count, nobody's seat
 
 
 @pytest.mark.django_db
@@ -91,7 +92,7 @@ def test_the_key_keeps_the_players_watching_mark_but_not_from_a_hidden_tab(
     game = start_geared([alice, bob])
     seat = game.seats.get(user=alice)
     key = page_key(client_for(alice), game)
-    assert live.read(key, game.pk) == (alice.pk, seat.pk)
+    assert live.read(key, game.pk)[:2] == (alice.pk, seat.pk)
     poll(Client(), game, game.version, key, h="1")
     seat.refresh_from_db()
     assert seat.watched is None
@@ -108,11 +109,10 @@ def test_the_key_reveals_nothing_of_the_game(alice, bob):
     assert str(game.seed) not in key
     from django.core import signing
 
-    assert signing.loads(key, salt=live.KEY_SALT) == [
-        game.pk,
-        alice.pk,
-        game.seats.get(user=alice).pk,
-    ]
+    gid, uid, seat, tag = signing.loads(key, salt=live.KEY_SALT)
+    assert [gid, uid, seat] == [game.pk, alice.pk, game.seats.get(user=alice).pk]
+    # The tag binds the key to her password; it is a digest, not her session's auth hash.
+    assert len(tag) == 16 and tag not in alice.get_session_auth_hash()
 
 
 @pytest.mark.django_db
@@ -120,6 +120,98 @@ def test_a_bad_version_with_a_key_is_still_refused(alice, bob):
     game = start_geared([alice, bob])
     key = page_key(client_for(alice), game)
     assert poll(Client(), game, "seven", key).status_code == 400
+
+
+# --- issue 22: a key lives minutes, and only while its user and seat are what they were ----------
+
+CACHES = pytest.mark.parametrize("shared_cache", [False, True], ids=["no cache", "redis"])
+
+
+def _with_cache(request, shared_cache):
+    if shared_cache:
+        request.getfixturevalue("redis_cache")
+
+
+def test_a_key_lives_minutes_not_hours():
+    assert live.KEY_MAX_AGE <= 15 * 60
+
+
+@pytest.mark.django_db(transaction=True)
+@CACHES
+def test_a_key_stops_answering_once_its_player_leaves_the_table(request, alice, bob, shared_cache):
+    _with_cache(request, shared_cache)
+    game = services.create_game(alice, services.NewGame(kind="geared", seat_count=3))
+    services.join_game(bob, game.pk, token=game.join_token)
+    game.refresh_from_db()
+    key = page_key(client_for(bob), game)
+    assert poll(Client(), game, game.version, key).status_code == 204  # (fills the cache)
+    services.leave_game(bob, game.pk)
+    game.refresh_from_db()
+    assert poll(Client(), game, game.version, key).status_code == 404
+    # Nor through his session: a private table he has left is not his to watch.
+    assert poll(client_for(bob), game, game.version, key).status_code == 404
+
+
+@pytest.mark.django_db(transaction=True)
+@CACHES
+@pytest.mark.parametrize("change", ["password", "deactivated"])
+def test_a_key_stops_answering_once_its_user_changes_password_or_is_deactivated(
+    request, alice, bob, shared_cache, change
+):
+    _with_cache(request, shared_cache)
+    game = start_geared([alice, bob])
+    key = page_key(client_for(alice), game)
+    assert poll(Client(), game, game.version, key).status_code == 204  # (fills the cache)
+    if change == "password":
+        alice.set_password("a-brand-new-passphrase-22")
+    else:
+        alice.is_active = False
+    alice.save()
+    response = poll(Client(), game, game.version, key)
+    assert response.status_code == 404
+    assert "X-Your-Turn" not in response
+
+
+@pytest.mark.django_db(transaction=True)
+@CACHES
+def test_a_page_open_longer_than_a_key_lives_keeps_working_with_a_fresh_key(
+    request, alice, bob, shared_cache, monkeypatch
+):
+    _with_cache(request, shared_cache)
+    game = start_geared([alice, bob], target=1000)
+    alice_client = client_for(alice)
+    key = page_key(alice_client, game)
+    lifetime = live.KEY_MAX_AGE
+    monkeypatch.setattr(live, "KEY_MAX_AGE", -1)  # the page has been open too long
+    response = poll(alice_client, game, game.version, key)
+    assert response.status_code == 204  # the session answers ...
+    fresh = response[live.FRESH_KEY_HEADER]  # ... and hands the page a fresh key
+    monkeypatch.setattr(live, "KEY_MAX_AGE", lifetime)
+    assert live.read(fresh, game.pk)[:2] == (alice.pk, game.seats.get(user=alice).pk)
+    game = advance(game, 1)
+    response = poll(Client(), game, game.version - 1, fresh)  # the fresh key alone
+    assert response.status_code == 200 and response["X-Game-Version"] == str(game.version)
+    assert live.FRESH_KEY_HEADER not in response  # a good key is not reissued
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_player_who_changes_their_own_password_keeps_a_live_page(alice, bob, redis_cache):
+    game = start_geared([alice, bob])
+    alice_client = client_for(alice)
+    key = page_key(alice_client, game)
+    response = alice_client.post(
+        reverse("account_change_password"),
+        {
+            "oldpassword": PASSWORD,
+            "password1": "a-brand-new-passphrase-22",
+            "password2": "a-brand-new-passphrase-22",
+        },
+    )
+    assert response.status_code == 302
+    assert poll(Client(), game, game.version, key).status_code == 404  # the old key: nothing
+    response = poll(alice_client, game, game.version, key)  # her page, through her session
+    assert response.status_code == 204
+    assert poll(Client(), game, game.version, response[live.FRESH_KEY_HEADER]).status_code == 204
 
 
 # --- the cache (Redis, as in production): every change shows at the next check --------------------
@@ -165,14 +257,21 @@ def test_with_the_cache_resigning_changes_both_counts_and_the_version(redis_cach
     game = start_geared([alice, bob], target=1000)
     while seat_to_act(game).user_id != alice.pk:
         game = advance(game, 1)
-    key = page_key(client_for(alice), game)
+    alice_client = client_for(alice)
+    key = page_key(alice_client, game)
     assert poll(Client(), game, game.version, key)["X-Your-Turn"] == "1"
     services.resign(alice, game.pk)
     game.refresh_from_db()
-    response = poll(Client(), game, game.version - 1, key)
+    # Her key named the seat she left: it opens nothing now; her page's session still reads.
+    assert poll(Client(), game, game.version - 1, key).status_code == 404
+    response = poll(alice_client, game, game.version - 1, key)
     assert response.status_code == 200
     assert response["X-Your-Turn"] == "0"  # a bot holds her seat now
     assert Seat.objects.get(game=game, replaced_user=alice).user_id is None
+    # The fresh key her page now keeps reads as a former player's: her count, no seat.
+    fresh = response[live.FRESH_KEY_HEADER]
+    assert live.read(fresh, game.pk)[:2] == (alice.pk, 0)
+    assert poll(Client(), game, game.version, fresh)["X-Your-Turn"] == "0"
 
 
 @pytest.mark.django_db(transaction=True)
