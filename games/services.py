@@ -21,7 +21,7 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from accounts.models import EmailSuppression, User
-from games import effects, engines, live, notifications, ratings, rows, vacation
+from games import effects, engines, live, notifications, outbox, ratings, rows, vacation
 from games.errors import Conflict, Forbidden, GameError, NotFound
 from games.interface import IllegalMove
 from games.models import TURN_TIMES, BotKind, Game, Invitation, Move, Seat, Status, seat_names
@@ -227,10 +227,17 @@ def invite(inviter: User, game_id: int, who: str) -> Invitation:
             raise Conflict("That player is already invited.")
         if user is None:
             _check_email_invitation(inviter, who)
-        invitation = Invitation.objects.create(
-            game=game, inviter=inviter, user=user, email="" if user else who
-        )
-        effects.after_commit("games.tasks.send_invitation", invitation.pk)
+        invitation = _new_invitation(game, inviter, user=user, email="" if user else who)
+    return invitation
+
+
+def _new_invitation(game: Game, inviter: User, *, user: User | None, email: str = "") -> Invitation:
+    """The invitation and its e-mail's outbox row, due to the sweep from the start: if its own
+    task is lost (the broker down at commit, Redis restarted empty), the sweep sends it."""
+    invitation = Invitation.objects.create(
+        game=game, inviter=inviter, user=user, email=email, next_attempt=outbox.first_attempt()
+    )
+    effects.after_commit("games.tasks.send_invitation", invitation.pk)
     return invitation
 
 
@@ -375,8 +382,7 @@ def rematch(user: User, game_id: int) -> Game:
         game.save(update_fields=["options", "updated"])
         others = [s for s in seats if s.user_id and s.user_id != user.pk and not s.bot]
         for seat in others:
-            invitation = Invitation.objects.create(game=game, inviter=user, user=seat.user)
-            effects.after_commit("games.tasks.send_invitation", invitation.pk)
+            _new_invitation(game, user, user=seat.user)
         if not others:  # against bots only: nobody to wait for
             game = _start(locked_game(game.pk), user)
     return game

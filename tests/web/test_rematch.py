@@ -54,6 +54,8 @@ def test_a_rematch_opens_the_same_table_and_invites_the_others(finished, alice, 
     assert list(new.seats.values_list("user__username", flat=True)) == ["alice"]
     invited = set(Invitation.objects.filter(game=new).values_list("user__username", flat=True))
     assert invited == {"bob", "carol"}
+    # Each invitation's e-mail is owed from the start: the sweep sends it if its task is lost.
+    assert not Invitation.objects.filter(game=new, next_attempt__isnull=True).exists()
 
     # The others see the offer on the finished game's page: one click each.
     page = text(client_for(bob).get(finished.get_absolute_url()))
