@@ -267,16 +267,25 @@ def _check_email_invitation(inviter: User, address: str) -> None:
         )
 
 
-def accept_email_invitation(user: User, token: str) -> Game:
-    """The link in an invitation e-mail: after sign-up or log-in, the user takes the seat."""
-    invitation = Invitation.objects.filter(token=token).select_related("game").first()
+def email_invitation_for(user: User, token: str) -> Invitation:
+    """The invitation of an e-mail's link, for this user to look at; nothing changes."""
+    invitation = Invitation.objects.filter(token=token).select_related("game", "inviter").first()
     if invitation is None:
         raise NotFound("This invitation link is not valid.")
-    if invitation.user_id is None:
-        Invitation.objects.filter(pk=invitation.pk, user__isnull=True).update(user=user)
-    elif invitation.user_id != user.pk:
+    if invitation.user_id is not None and invitation.user_id != user.pk:
         raise NotFound("This invitation is for someone else.")
-    return join_game(user, invitation.game_id, token=invitation.game.join_token)
+    return invitation
+
+
+def accept_email_invitation(user: User, token: str, *, robots=()) -> Game:
+    """The Join button behind an invitation e-mail's link (a POST: following the link only
+    shows the table): the invitation becomes this user's, and they take the seat. All or
+    nothing: a refused join (full, started) leaves the invitation as it was."""
+    with transaction.atomic():
+        invitation = email_invitation_for(user, token)
+        if invitation.user_id is None:
+            Invitation.objects.filter(pk=invitation.pk, user__isnull=True).update(user=user)
+        return join_game(user, invitation.game_id, robots=robots, token=invitation.game.join_token)
 
 
 def start_game(user: User, game_id: int) -> Game:
