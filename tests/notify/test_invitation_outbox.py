@@ -28,7 +28,7 @@ def test_invitations_by_address_and_by_username_are_due_to_the_sweep_from_the_st
 
 def test_a_pending_invitation_without_a_due_time_is_sent_by_the_next_sweep(alice):
     table = services.create_game(alice, services.NewGame("geared", 3))
-    Invitation.objects.create(game=table, inviter=alice, email="dora@example.com")
+    Invitation.objects.create(game=table, inviter=alice, email="dora@example.com", via="email")
     report = outbox.sweep()
     assert report["emails"] == 1
     assert [m.to for m in mail.outbox] == [["dora@example.com"]]
