@@ -5,9 +5,11 @@ join the table) and its e-mail (the same row, as an outbox entry). The first fol
 rules of the table; the e-mail also follows the invitee's: their switch for invitation
 e-mails, the suppression list, their "only players I have played with" preference, and at
 most one invitation e-mail from one inviter to one address in a day, however often repeated.
-The rules are checked when the invitation is written (games/services.py) and again when the
-e-mail is sent (games/notifications.py): preferences and the suppression list may change
-between the two.
+The invitee's rules are checked when the invitation is written (games/services.py) and again
+when the e-mail is sent (games/notifications.py): preferences and the suppression list may
+change between the two. The one-a-day rule is checked once, when the invitation is written,
+under the inviter's row lock (so two requests cannot both pass it); a row it leaves out is
+SKIPPED from the start and never queued.
 """
 
 from __future__ import annotations

@@ -922,7 +922,8 @@ def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
 def decline_invitation(request: HttpRequest, token: str) -> HttpResponse:
     """From an e-mail invitation: its address never gets another one. GET asks (mail scanners
     follow links); POST does it. No log-in: the address may have no account."""
-    invitation = Invitation.objects.filter(token=token, user__isnull=True).first()
+    # An e-mail invitation, even once taken by a player (its row then names them).
+    invitation = Invitation.objects.filter(token=token, via=Invitation.Via.EMAIL).first()
     if invitation is None:
         raise Http404("This invitation link is not valid.")
     done = request.method == "POST"

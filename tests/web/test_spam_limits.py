@@ -107,6 +107,14 @@ def test_the_invitation_email_lets_its_address_decline_every_future_one(
         services.invite(bob, table(bob).pk, "dora@example.com")
 
 
+def test_an_email_invitation_taken_by_a_player_can_still_be_declined_for_its_address(alice, bob):
+    services.invite(alice, table(alice).pk, "dora@example.com")
+    invitation = Invitation.objects.get()
+    services.accept_email_invitation(bob, invitation.token)
+    assert Client().post(reverse("decline_invitation", args=[invitation.token])).status_code == 200
+    assert EmailSuppression.covers("dora@example.com")
+
+
 def test_declining_needs_an_email_invitation(alice, bob):
     services.invite(alice, table(alice).pk, "bob")
     token = Invitation.objects.get().token
