@@ -68,7 +68,19 @@ class UserAdmin(BaseUserAdmin):
     fieldsets = (
         ("Moderation", {"fields": ["moderation", "games", "reports_by", "reports_about"]}),
         *BaseUserAdmin.fieldsets,
-        ("Geartable", {"fields": ["display_name", "time_zone", "notify_turn", "notify_reminder"]}),
+        (
+            "Geartable",
+            {
+                "fields": [
+                    "display_name",
+                    "time_zone",
+                    "notify_turn",
+                    "notify_reminder",
+                    "notify_invitation",
+                    "only_known_inviters",
+                ]
+            },
+        ),
     )
 
     @admin.display(boolean=True, description="suspended")

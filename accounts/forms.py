@@ -7,7 +7,15 @@ from accounts.names import check_name
 class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
-        fields = ["display_name", "time_zone", "notify_turn", "email_digest", "notify_reminder"]
+        fields = [
+            "display_name",
+            "time_zone",
+            "notify_turn",
+            "email_digest",
+            "notify_reminder",
+            "notify_invitation",
+            "only_known_inviters",
+        ]
 
     def clean_display_name(self):
         name = self.cleaned_data["display_name"]

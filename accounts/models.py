@@ -43,6 +43,17 @@ class User(AbstractUser):
         default=True,
         help_text="Once, when most of the time for a turn is gone.",
     )
+    notify_invitation = models.BooleanField(
+        "E-mail me when a player invites me",
+        default=True,
+        help_text="The invitation waits on your games page either way.",
+    )
+    only_known_inviters = models.BooleanField(
+        "Only players I have played with may invite me",
+        default=False,
+        help_text="Anyone else is told that you take invitations only from people you have "
+        "played with, and an invitation to your address from them sends no e-mail.",
+    )
 
     mail_key = models.CharField(
         max_length=24,

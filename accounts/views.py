@@ -28,6 +28,7 @@ def profile(request: HttpRequest) -> HttpResponse:
 PREFERENCE_LABELS = {
     "notify_turn": "e-mails about your turns and games",
     "notify_reminder": "deadline reminders",
+    "notify_invitation": "e-mails when a player invites you",
 }
 
 

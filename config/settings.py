@@ -287,8 +287,13 @@ DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024  # no form here needs more; huge bodies 
 # Geartable's own.
 GEARTABLE_DEMO_PASSWORD = env_str("GEARTABLE_DEMO_PASSWORD", "geartable-demo")
 # Abuse limits (README: Configuration). Invitations to e-mail addresses a player types are what a
-# spammer would use: a few a day each; friends invited by username are not counted.
+# spammer would use: a few a day each. Invitations by username and rematch offers (each invites
+# the other players) have limits of their own, higher: they reach only players of the site.
 GEARTABLE_EMAIL_INVITATIONS_PER_DAY = env_int("GEARTABLE_EMAIL_INVITATIONS_PER_DAY", 10, minimum=0)
+GEARTABLE_PLAYER_INVITATIONS_PER_DAY = env_int(
+    "GEARTABLE_PLAYER_INVITATIONS_PER_DAY", 30, minimum=0
+)
+GEARTABLE_REMATCHES_PER_DAY = env_int("GEARTABLE_REMATCHES_PER_DAY", 20, minimum=0)
 GEARTABLE_OPEN_TABLES_PER_USER = env_int("GEARTABLE_OPEN_TABLES_PER_USER", 10, minimum=1)
 # An e-mail's unsubscribe link works this long (days); after that, the profile page does it.
 GEARTABLE_UNSUBSCRIBE_LINK_DAYS = env_int("GEARTABLE_UNSUBSCRIBE_LINK_DAYS", 365, minimum=1)

@@ -472,8 +472,18 @@ class NotificationAdmin(admin.ModelAdmin):
 
 @admin.register(Invitation)
 class InvitationAdmin(admin.ModelAdmin):
-    list_display = ["created", "game", "inviter", "user", "email", "accepted", "state", "sent"]
-    list_filter = ["state"]
+    list_display = [
+        "created",
+        "game",
+        "via",
+        "inviter",
+        "user",
+        "email",
+        "accepted",
+        "state",
+        "sent",
+    ]
+    list_filter = ["state", "via"]
     search_fields = ["inviter__username", "user__username", "email"]
     raw_id_fields = ["game", "inviter", "user"]
 

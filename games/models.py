@@ -295,6 +295,16 @@ class Outgoing(models.Model):
 
 
 class Invitation(Outgoing):
+    """An invitation to a table, and the outbox row of its e-mail. The invitation stands in the
+    site whatever happens to the e-mail: that may be SKIPPED from the start (the invitee turned
+    invitation e-mails off, or had one from the same inviter in the last day)."""
+
+    class Via(models.TextChoices):
+        EMAIL = "email", "An e-mail address typed in"
+        USERNAME = "username", "A username typed in"
+        REMATCH = "rematch", "A rematch offer"
+
+    via = models.CharField(max_length=10, choices=Via.choices, default=Via.USERNAME)
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
     inviter = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
@@ -314,6 +324,8 @@ class Invitation(Outgoing):
     class Meta:
         indexes = [
             models.Index(fields=["user", "accepted"], name="invitation_user_idx"),
+            # The per-inviter limits and the one e-mail a day: an inviter's last day of rows.
+            models.Index(fields=["inviter", "created"], name="invitation_inviter_idx"),
             # The sweep's: pending and sending rows are few among the sent.
             models.Index(
                 fields=["state", "next_attempt"],

@@ -22,8 +22,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts.models import EmailSuppression, User
-from games import effects, outbox, rows, vacation
+from accounts.models import User
+from games import effects, invitations, outbox, rows, vacation
 from games.models import Digest, Game, Invitation, Notification, Seat, Status, seat_names
 from games.pages import page
 
@@ -87,7 +87,7 @@ def queue(game: Game, kind: str, seats, *, turn: int = 0, about: int = 0) -> lis
 # --- unsubscribe -------------------------------------------------------------------------------
 
 
-PREFERENCE_CODES = {"t": "notify_turn", "r": "notify_reminder"}
+PREFERENCE_CODES = {"t": "notify_turn", "r": "notify_reminder", "i": "notify_invitation"}
 
 
 def _unsubscribe_signer(preference: str) -> signing.TimestampSigner:
@@ -294,30 +294,34 @@ def send_invitation(invitation_id: int) -> bool:
         return False
     game = invitation.game
     headers = {"Message-ID": message_id(invitation)}
-    decline = None
-    if invitation.user is not None:
-        if not may_mail(invitation.user, Kind.REPLACED):  # no preference governs invitations
-            outbox.mark_skipped(invitation, "The invited player cannot be mailed.")
-            return False
+    decline = unsubscribe = None
+    # The invitee's rules again (games/invitations.py): preferences and the suppression list
+    # may have changed since it was written.
+    reason = invitations.email_unwanted(invitation)
+    if reason:
+        outbox.mark_skipped(invitation, reason)
+        return False
+    if not invitations.by_address(invitation):
         to, name = invitation.user.email, invitation.user.name
         link = absolute(reverse("game", args=[game.pk]))
+        token = unsubscribe_token(invitation.user, "notify_invitation")
+        unsubscribe = absolute(reverse("unsubscribe", args=[token]))
+        headers["List-Unsubscribe"] = _OneLineHeader("List-Unsubscribe", f"<{unsubscribe}>")
     else:
         to, name = invitation.email, None
-        if EmailSuppression.covers(to):  # declined or bounced since it was written
-            outbox.mark_skipped(invitation, "The address asked for no more invitations.")
-            return False
         link = absolute(reverse("accept_invitation", args=[invitation.token]))
         decline = absolute(reverse("decline_invitation", args=[invitation.token]))
         headers["List-Unsubscribe"] = _OneLineHeader("List-Unsubscribe", f"<{decline}>")
-        headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
     context = {
         "game": game,
-        # To a stranger's address, the inviter's username only: a display name is free text
-        # ("Win $500: evil.example/x"), and this is the e-mail a spammer would want.
-        "inviter": invitation.inviter.username if decline else invitation.inviter.name,
+        # User text in the e-mail a spammer would want: quoted, and never link-like; to an
+        # address typed in, the username only (games/invitations.py).
+        "inviter": invitations.inviter_name(invitation.inviter, to_player=name is not None),
         "name": name,
         "link": link,
         "decline": decline,
+        "unsubscribe": unsubscribe,
     }
     return send_claimed(invitation, lambda: send_trio("invitation", to, context, headers))
 

@@ -24,7 +24,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import F, QuerySet
+from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from games import effects
@@ -128,9 +128,13 @@ def lost_claims(model, now=None) -> QuerySet:
 
 
 def due_rows(model, now=None) -> QuerySet:
-    """Pending rows whose next attempt has come, oldest first (index *_due_idx)."""
+    """Pending rows whose next attempt has come, oldest first (index *_due_idx). A row with no
+    due time at all is due (rows are written with one, but one written without it, as
+    invitations once were, must not wait for ever); those come first."""
     now = now or timezone.now()
-    return model.objects.filter(state=State.PENDING, next_attempt__lte=now).order_by("next_attempt")
+    return model.objects.filter(
+        Q(next_attempt__lte=now) | Q(next_attempt__isnull=True), state=State.PENDING
+    ).order_by(F("next_attempt").asc(nulls_first=True))
 
 
 def return_lost_claims(model, now=None) -> int:

@@ -21,7 +21,17 @@ from django.db.models import F, Q
 from django.utils import timezone
 
 from accounts.models import EmailSuppression, User
-from games import effects, engines, live, notifications, ratings, rows, vacation
+from games import (
+    effects,
+    engines,
+    invitations,
+    live,
+    notifications,
+    outbox,
+    ratings,
+    rows,
+    vacation,
+)
 from games.errors import Conflict, Forbidden, GameError, NotFound
 from games.interface import IllegalMove
 from games.models import TURN_TIMES, BotKind, Game, Invitation, Move, Seat, Status, seat_names
@@ -203,7 +213,10 @@ def leave_game(user: User, game_id: int) -> None:
 
 
 def invite(inviter: User, game_id: int, who: str) -> Invitation:
-    """Invite by username or e-mail address; someone without an account gets a sign-up link."""
+    """Invite by username or by e-mail address; someone without an account gets a sign-up link.
+    An address typed in is an e-mail invitation whoever owns it: every e-mail rule applies (the
+    daily cap, one waiting per address, the suppression list), and the answer never says
+    whether a player owns the address."""
     check_can_play(inviter)
     who = who.strip()
     if not who:
@@ -214,24 +227,79 @@ def invite(inviter: User, game_id: int, who: str) -> Invitation:
             raise NotFound("There is no such game.")
         if game.status != Status.OPEN:
             raise Conflict("This game has already started.")
-        user = User.objects.filter(username__iexact=who).first()
+        user = None if _is_address(who) else User.objects.filter(username__iexact=who).first()
         if user is None and "@" in who:
-            user = User.objects.filter(email__iexact=who).first()
-        if user is None and "@" not in who:
-            raise GameError(f"There is no player called “{who}”.")
-        if user is not None and seat_of(game, user) is not None:
-            raise Conflict(f"{user.name} is already in this game.")
-        existing = game.invitations.filter(accepted__isnull=True)
-        existing = existing.filter(user=user) if user else existing.filter(email__iexact=who)
-        if existing.exists():
-            raise Conflict("That player is already invited.")
-        if user is None:
+            if game.invitations.filter(accepted__isnull=True, email__iexact=who).exists():
+                raise Conflict("That player is already invited.")
             _check_email_invitation(inviter, who)
-        invitation = Invitation.objects.create(
-            game=game, inviter=inviter, user=user, email="" if user else who
+            return _new_invitation(game, inviter, email=who, via=Invitation.Via.EMAIL)
+        if user is None:
+            raise GameError(f"There is no player called “{who}”.")
+        if seat_of(game, user) is not None:
+            raise Conflict(f"{user.name} is already in this game.")
+        if game.invitations.filter(accepted__isnull=True, user=user).exists():
+            raise Conflict("That player is already invited.")
+        _check_player_invitation(inviter, user, who)
+        return _new_invitation(game, inviter, user=user, via=Invitation.Via.USERNAME)
+
+
+def _is_address(text: str) -> bool:
+    try:
+        validate_email(text)
+    except ValidationError:
+        return False
+    return True
+
+
+def _new_invitation(
+    game: Game, inviter: User, *, via: str, user: User | None = None, email: str = ""
+) -> Invitation:
+    """The invitation and its e-mail's outbox row, due to the sweep from the start: if its own
+    task is lost (the broker down at commit, Redis restarted empty), the sweep sends it. Its
+    e-mail is skipped from the start when the invitee's rules say so (games/invitations.py):
+    the invitation itself stands. Call with the inviter's row locked (_lock_user)."""
+    invitation = Invitation(
+        game=game,
+        inviter=inviter,
+        user=user,
+        email=email,
+        via=via,
+        next_attempt=outbox.first_attempt(),
+    )
+    reason = invitations.email_unwanted(invitation)
+    if not reason and invitations.emailed_lately(invitation):
+        reason = "An invitation e-mail from the same player went to this address within a day."
+    if reason:
+        invitation.state, invitation.error, invitation.next_attempt = (
+            Invitation.State.SKIPPED,
+            reason,
+            None,
         )
+    invitation.save()
+    if not reason:
         effects.after_commit("games.tasks.send_invitation", invitation.pk)
     return invitation
+
+
+def _sent_today(inviter: User, via: str):
+    return Invitation.objects.filter(
+        inviter=inviter, via=via, created__gte=timezone.now() - timedelta(days=1)
+    )
+
+
+def _check_player_invitation(inviter: User, user: User, typed: str) -> None:
+    """An invitation by username: a daily limit per inviter, and the invitee's say."""
+    _lock_user(inviter)
+    limit = settings.GEARTABLE_PLAYER_INVITATIONS_PER_DAY
+    if _sent_today(inviter, Invitation.Via.USERNAME).count() >= limit:
+        raise GameError(
+            f"You have invited {limit} players by username in the last 24 hours, the most "
+            "allowed. Share the table's link instead.",
+            status=429,
+        )
+    if invitations.refuses(user, inviter):
+        # The name as typed, and nothing of the player the inviter could not see anyway.
+        raise Forbidden(f"{typed} takes invitations only from players they have played with.")
 
 
 def _check_email_invitation(inviter: User, address: str) -> None:
@@ -249,10 +317,9 @@ def _check_email_invitation(inviter: User, address: str) -> None:
         raise Conflict("That address already has an invitation waiting; one at a time.")
     _lock_user(inviter)
     limit = settings.GEARTABLE_EMAIL_INVITATIONS_PER_DAY
-    sent = Invitation.objects.filter(
-        inviter=inviter, user__isnull=True, created__gte=timezone.now() - timedelta(days=1)
-    ).count()
-    if sent >= limit:
+    # Counted by how they were made: an e-mail invitation accepted (its row then names the
+    # player who took it) still counts.
+    if _sent_today(inviter, Invitation.Via.EMAIL).count() >= limit:
         raise GameError(
             f"You have sent {limit} e-mail invitations in the last 24 hours, the most allowed. "
             "Invite players by username, or share the table's link.",
@@ -260,16 +327,25 @@ def _check_email_invitation(inviter: User, address: str) -> None:
         )
 
 
-def accept_email_invitation(user: User, token: str) -> Game:
-    """The link in an invitation e-mail: after sign-up or log-in, the user takes the seat."""
-    invitation = Invitation.objects.filter(token=token).select_related("game").first()
+def email_invitation_for(user: User, token: str) -> Invitation:
+    """The invitation of an e-mail's link, for this user to look at; nothing changes."""
+    invitation = Invitation.objects.filter(token=token).select_related("game", "inviter").first()
     if invitation is None:
         raise NotFound("This invitation link is not valid.")
-    if invitation.user_id is None:
-        Invitation.objects.filter(pk=invitation.pk, user__isnull=True).update(user=user)
-    elif invitation.user_id != user.pk:
+    if invitation.user_id is not None and invitation.user_id != user.pk:
         raise NotFound("This invitation is for someone else.")
-    return join_game(user, invitation.game_id, token=invitation.game.join_token)
+    return invitation
+
+
+def accept_email_invitation(user: User, token: str, *, robots=()) -> Game:
+    """The Join button behind an invitation e-mail's link (a POST: following the link only
+    shows the table): the invitation becomes this user's, and they take the seat. All or
+    nothing: a refused join (full, started) leaves the invitation as it was."""
+    with transaction.atomic():
+        invitation = email_invitation_for(user, token)
+        if invitation.user_id is None:
+            Invitation.objects.filter(pk=invitation.pk, user__isnull=True).update(user=user)
+        return join_game(user, invitation.game_id, robots=robots, token=invitation.game.join_token)
 
 
 def start_game(user: User, game_id: int) -> Game:
@@ -374,12 +450,25 @@ def rematch(user: User, game_id: int) -> Game:
         game.options = {**game.options, "rematch_of": old.pk}
         game.save(update_fields=["options", "updated"])
         others = [s for s in seats if s.user_id and s.user_id != user.pk and not s.bot]
+        if others:
+            _check_rematch_offer(user)
         for seat in others:
-            invitation = Invitation.objects.create(game=game, inviter=user, user=seat.user)
-            effects.after_commit("games.tasks.send_invitation", invitation.pk)
+            _new_invitation(game, user, user=seat.user, via=Invitation.Via.REMATCH)
         if not others:  # against bots only: nobody to wait for
             game = _start(locked_game(game.pk), user)
     return game
+
+
+def _check_rematch_offer(user: User) -> None:
+    """Offers of a rematch that invite someone, per player and day (each sends e-mails)."""
+    _lock_user(user)
+    limit = settings.GEARTABLE_REMATCHES_PER_DAY
+    offers = _sent_today(user, Invitation.Via.REMATCH).values("game").distinct().count()
+    if offers >= limit:
+        raise GameError(
+            f"You have offered {limit} rematches in the last 24 hours, the most allowed.",
+            status=429,
+        )
 
 
 def _accept_rematch(user: User, game: Game, robots) -> Game:

@@ -717,14 +717,21 @@ def _lobby_action(request: HttpRequest, game_id: int, fn, success: str | None = 
     return result
 
 
-@login_required
-@require_POST
-def join(request: HttpRequest, game_id: int) -> HttpResponse:
+def _posted_robots(request: HttpRequest) -> list[int] | None:
+    """The robots a joining player ticked; None if the form was not ours."""
     raw_robots = request.POST.getlist("robot")
     # ASCII digits only: "²" passes str.isdigit() and then int() refuses it.
     if not all(r.isascii() and r.isdigit() for r in raw_robots):
+        return None
+    return [int(r) for r in raw_robots]
+
+
+@login_required
+@require_POST
+def join(request: HttpRequest, game_id: int) -> HttpResponse:
+    robots = _posted_robots(request)
+    if robots is None:
         return _bad_request(request, "Robots are numbered 1 to 8.")
-    robots = [int(r) for r in raw_robots]
     token = request.POST.get("token") or None
     result = _lobby_action(
         request,
@@ -876,20 +883,52 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
     return result if isinstance(result, HttpResponse) else redirect("game", game_id)
 
 
-@require_GET
+@require_http_methods(["GET", "POST"])
 def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
-    """The link in an invitation e-mail. Not logged in: sign up (or log in) and come back here."""
+    """The link in an invitation e-mail. Not logged in: sign up (or log in) and come back here.
+    GET shows the table with a Join button, and changes nothing (a link on any other site, or
+    a mail scanner, must not seat anyone); only that button's POST takes the seat."""
     if not Invitation.objects.filter(token=token).exists():
         raise Http404("This invitation link is not valid.")
+    here = reverse("accept_invitation", args=[token])
     if not request.user.is_authenticated:
         messages.info(request, "Sign up or log in to take your seat.")
-        here = reverse("accept_invitation", args=[token])
         return redirect(f"{reverse('account_signup')}?next={here}")
+    if request.method == "POST":
+        robots = _posted_robots(request)
+        if robots is None:
+            return _bad_request(request, "Robots are numbered 1 to 8.")
+        try:
+            game = services.accept_email_invitation(request.user, token, robots=robots)
+        except services.GameError as exc:
+            return answer_error(request, exc, here)
+        return redirect(game)
     try:
-        game = services.accept_email_invitation(request.user, token)
+        invitation = services.email_invitation_for(request.user, token)
     except services.GameError as exc:
-        return answer_error(request, exc, reverse("my_games"))
-    return redirect(game)
+        raise Http404(exc.message) from None
+    game = rows.game_with_seats(invitation.game_id)
+    seat = services.seat_of(game, request.user)
+    if seat is not None:
+        return redirect(game)  # already at the table
+    if game.status != Status.OPEN:
+        messages.error(
+            request,
+            "This game has already started."
+            if game.is_active
+            else "This table is no longer waiting for players.",
+        )
+        return redirect("my_games")
+    context = {
+        "game": game,
+        "seat": None,
+        "seats": list(game.seats.all()),
+        "invited_by": invitation.inviter.username,
+        "join_action": here,
+        "poll_key": live.issue(game.pk, request.user.pk, None),
+        **page(game.kind).table_context(game),
+    }
+    return render(request, "games/table.html", context)
 
 
 @csrf_exempt  # RFC 8058 one-click (List-Unsubscribe-Post): mail clients POST without a session
@@ -897,7 +936,8 @@ def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
 def decline_invitation(request: HttpRequest, token: str) -> HttpResponse:
     """From an e-mail invitation: its address never gets another one. GET asks (mail scanners
     follow links); POST does it. No log-in: the address may have no account."""
-    invitation = Invitation.objects.filter(token=token, user__isnull=True).first()
+    # An e-mail invitation, even once taken by a player (its row then names them).
+    invitation = Invitation.objects.filter(token=token, via=Invitation.Via.EMAIL).first()
     if invitation is None:
         raise Http404("This invitation link is not valid.")
     done = request.method == "POST"

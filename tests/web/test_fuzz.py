@@ -138,7 +138,7 @@ ENDPOINTS = {
     "account_login": ("POST", "stranger", "plain", params("login", "password")),
 }
 # The token endpoints refuse the POST of a forged token just as the GET: fuzz both.
-EXTRA = [("decline_invitation", "POST"), ("unsubscribe", "GET")]
+EXTRA = [("decline_invitation", "POST"), ("accept_invitation", "POST"), ("unsubscribe", "GET")]
 
 
 @pytest.fixture

@@ -7,7 +7,7 @@ from django.core import mail
 from django.test import Client
 from django.urls import reverse
 
-from accounts.models import User
+from accounts.models import EmailSuppression, User
 from games import services
 from games.models import Game, Invitation, Kind, Seat, Status
 from tests.web.helpers import client_for, text
@@ -333,14 +333,89 @@ def test_invite_by_email_signs_up_a_newcomer_and_seats_them(alice, settings):
     )
     assert response.status_code == 302
     assert response["Location"] == path
-    response = visitor.get(response["Location"])
+    page = visitor.get(response["Location"])  # back at the link: the table and a Join button
+    assert page.status_code == 200 and "Join this game" in text(page)
+    dora = User.objects.get(username="dora")
+    assert not Seat.objects.filter(game=game, user=dora).exists()
+    response = visitor.post(path)
     assert response.status_code == 302
     assert response["Location"] == game.get_absolute_url()
-    dora = User.objects.get(username="dora")
     assert Seat.objects.filter(game=game, user=dora).exists()
     invitation.refresh_from_db()
     assert invitation.user == dora and invitation.accepted is not None
     assert visitor.get(game.get_absolute_url()).status_code == 200
+
+
+def test_following_an_invitation_link_only_shows_the_table_and_a_join_button(alice, bob):
+    # Issue 22, point 4: the link of an e-mail invitation, followed by a logged-in player (from
+    # the e-mail, or planted on any other site), used to seat them at once on a plain GET.
+    game = open_game(alice)
+    services.invite(alice, game.pk, "someone@example.com")
+    invitation = Invitation.objects.get()
+    path = reverse("accept_invitation", args=[invitation.token])
+    bob_client = Client(enforce_csrf_checks=True)
+    bob_client.force_login(bob)
+    page = bob_client.get(path)
+    assert page.status_code == 200
+    assert "alice invites you to this table" in text(page)
+    assert f'<form method="post" action="{path}"' in text(page)
+    assert "csrfmiddlewaretoken" in text(page)
+    assert not game.seats.filter(user=bob).exists()
+    invitation.refresh_from_db()
+    assert invitation.user is None and invitation.accepted is None, "nothing changed"
+
+    assert bob_client.post(path).status_code == 403, "a POST from another site has no token"
+    assert not game.seats.filter(user=bob).exists()
+
+    csrf = bob_client.cookies["csrftoken"].value
+    response = bob_client.post(path, {"csrfmiddlewaretoken": csrf})
+    assert response.status_code == 302 and response["Location"] == game.get_absolute_url()
+    assert game.seats.filter(user=bob).exists()
+    invitation.refresh_from_db()
+    assert invitation.user == bob and invitation.accepted is not None
+
+
+def test_joining_by_an_invitation_link_that_is_refused_changes_nothing(alice, bob, carol):
+    game = open_game(alice, seats=2)
+    services.invite(alice, game.pk, "someone@example.com")
+    invitation = Invitation.objects.get()
+    services.join_game(carol, game.pk, token=game.join_token)  # the last seat is taken
+    path = reverse("accept_invitation", args=[invitation.token])
+    client = client_for(bob)
+    response = client.post(path)
+    assert response.status_code == 302 and response["Location"] == path
+    assert "This game is full." in flash(client, path)
+    invitation.refresh_from_db()
+    assert invitation.user is None, "the invitation is still anyone's who has the link"
+
+
+def test_an_invitation_link_for_a_started_game_says_so(alice, bob, carol):
+    game = open_game(alice, seats=2)
+    services.invite(alice, game.pk, "someone@example.com")
+    invitation = Invitation.objects.get()
+    services.join_game(carol, game.pk, token=game.join_token)
+    services.start_game(alice, game.pk)
+    client = client_for(bob)
+    response = client.get(reverse("accept_invitation", args=[invitation.token]))
+    assert response.status_code == 302
+    assert "This game has already started." in flash(client, response["Location"])
+
+
+@pytest.mark.parametrize(
+    "name", ["accept_invitation", "decline_invitation", "game_join", "game_rematch", "game_start"]
+)
+def test_no_link_that_joins_accepts_or_declines_acts_on_a_get(alice, bob, name):
+    # Every join, accept, decline and rematch link: a GET (a link, a mail scanner) asks or
+    # shows, never acts. Invitations, seats, suppressions and games stay as they were.
+    game = open_game(alice)
+    services.invite(alice, game.pk, "someone@example.com")
+    invitation = Invitation.objects.get()
+    arg = invitation.token if "invitation" in name else game.pk
+    before = (Seat.objects.count(), Game.objects.count(), list(Invitation.objects.values()))
+    response = client_for(bob).get(reverse(name, args=[arg]))
+    assert response.status_code in (200, 405)
+    assert not EmailSuppression.objects.exists()
+    assert (Seat.objects.count(), Game.objects.count(), list(Invitation.objects.values())) == before
 
 
 def test_invite_an_unknown_username_says_so_and_creates_nothing(alice):

@@ -54,6 +54,8 @@ def test_a_rematch_opens_the_same_table_and_invites_the_others(finished, alice, 
     assert list(new.seats.values_list("user__username", flat=True)) == ["alice"]
     invited = set(Invitation.objects.filter(game=new).values_list("user__username", flat=True))
     assert invited == {"bob", "carol"}
+    # Each invitation's e-mail is owed from the start: the sweep sends it if its task is lost.
+    assert not Invitation.objects.filter(game=new, next_attempt__isnull=True).exists()
 
     # The others see the offer on the finished game's page: one click each.
     page = text(client_for(bob).get(finished.get_absolute_url()))
@@ -126,3 +128,37 @@ def test_a_stranger_cannot_ask_for_or_join_a_rematch(finished, alice, django_use
 
 def test_a_rematch_needs_a_post(finished, alice):
     assert client_for(alice).get(reverse("game_rematch", args=[finished.pk])).status_code == 405
+
+
+# --- issue 22, point 6: a rematch offered and called off again and again ----------------------
+
+
+def offer_and_call_off(user, game: Game) -> Game:
+    new = services.rematch(user, game.pk)
+    services.leave_game(user, new.pk)  # the host leaving closes the table
+    return new
+
+
+def test_a_rematch_offered_and_called_off_again_and_again_emails_each_player_once(
+    finished, alice, bob, carol, mailoutbox, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):
+        for _ in range(5):
+            offer_and_call_off(alice, finished)
+    assert sorted(m.to[0] for m in mailoutbox) == ["bob@example.com", "carol@example.com"]
+    assert Invitation.objects.filter(inviter=alice).count() == 10, "each offer invites"
+
+
+def test_rematch_offers_are_limited_per_player_and_day(finished, alice, bob, settings):
+    settings.GEARTABLE_REMATCHES_PER_DAY = 2
+    for _ in range(2):
+        offer_and_call_off(alice, finished)
+    client = client_for(alice)
+    response = rematch(client, finished)
+    assert response.status_code == 302 and response.url == finished.get_absolute_url()
+    assert "You have offered 2 rematches in the last 24 hours, the most allowed." in text(
+        client.get(response.url)
+    )
+    assert Game.objects.exclude(pk=finished.pk).count() == 2
+    new = services.rematch(bob, finished.pk)  # the others may still offer one
+    assert new.status == Status.OPEN
