@@ -7,8 +7,8 @@ import pytest
 from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 
-BEFORE = [("accounts", "0006_vacation")]
-AFTER = [("accounts", "0007_invitation_preferences")]
+BEFORE = [("accounts", "0007_name_skeletons")]
+AFTER = [("accounts", "0008_invitation_preferences")]
 
 
 @pytest.mark.django_db(transaction=True)

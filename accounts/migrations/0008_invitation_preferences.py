@@ -12,7 +12,7 @@ def every_email_off_means_invitations_too(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("accounts", "0006_vacation"),
+        ("accounts", "0007_name_skeletons"),
     ]
 
     operations = [

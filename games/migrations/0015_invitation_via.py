@@ -13,7 +13,7 @@ def by_address_or_by_account(apps, schema_editor):
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("games", "0013_game_vacation_exempt"),
+        ("games", "0014_game_paused_left"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
     ]
 
