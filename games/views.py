@@ -925,7 +925,7 @@ def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
         "seats": list(game.seats.all()),
         "invited_by": invitation.inviter.username,
         "join_action": here,
-        "poll_key": live.issue(game.pk, request.user.pk, None),
+        "poll_key": live.issue(game.pk, request.user, None),
         **page(game.kind).table_context(game),
     }
     return render(request, "games/table.html", context)
