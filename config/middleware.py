@@ -69,6 +69,45 @@ def guard_wsgi(application):
     return guarded
 
 
+def guard_asgi(application):
+    """The ASGI application behind the same guard. Django's ASGI handler reads the whole body
+    (spooled to disk past FILE_UPLOAD_MAX_MEMORY_SIZE) before any middleware runs: refuse on
+    the headers first, and stop reading a body without a declared length once it is too large."""
+
+    async def guarded(scope, receive, send):
+        if scope["type"] != "http":
+            return await application(scope, receive, send)
+        headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
+        meta = {
+            "CONTENT_LENGTH": headers.get("content-length", ""),
+            "CONTENT_TYPE": headers.get("content-type", ""),
+        }
+        refused = refusal(meta)
+        if refused is not None:
+            return await _asgi_send(send, refused)
+        seen = 0
+
+        async def counted():
+            nonlocal seen
+            message = await receive()
+            if message["type"] == "http.request":
+                seen += len(message.get("body", b""))
+                if seen > settings.GEARTABLE_MAX_REQUEST_BYTES:
+                    await _asgi_send(send, plain(too_large_message(), 413))
+                    return {"type": "http.disconnect"}  # Django stops reading, answers nothing
+            return message
+
+        return await application(scope, counted, send)
+
+    return guarded
+
+
+async def _asgi_send(send, response: HttpResponse) -> None:
+    headers = [(k.encode("latin-1"), v.encode("latin-1")) for k, v in response.items()]
+    await send({"type": "http.response.start", "status": response.status_code, "headers": headers})
+    await send({"type": "http.response.body", "body": response.content})
+
+
 def _has_nul(values) -> bool:
     return any("\x00" in key or any("\x00" in v for v in vals) for key, vals in values.lists())
 

@@ -7,9 +7,11 @@ from __future__ import annotations
 
 import copy
 import html
+import importlib
 import json
 
 import pytest
+from django.apps import apps as django_apps
 from django.core.cache import cache
 from django.test import override_settings
 from django.urls import reverse
@@ -228,3 +230,22 @@ def test_a_replay_view_replays_at_most_a_checkpoints_worth_of_moves(
     moves = replay.moves_of(game)
     for step in sorted({0, 1, every - 1, every, every + 1, steps - 1, steps}):
         assert replay.state_at(game, moves, step) == replay.replay(game, moves, step)
+
+
+def test_the_migration_keeps_the_sites_rematch_links_and_drops_the_rest(alice, bob, carol):
+    """games/migrations/0014: options["rematch_of"] becomes the field for the games the site
+    opened, and is dropped everywhere; an imported game's is never trusted."""
+    migration = importlib.import_module("games.migrations.0014_game_rematch_of")
+    finished = finished_geared(alice, bob)
+    rematch = services.create_game(alice, services.NewGame(kind="geared", seat_count=2))
+    forged = services.create_game(carol, services.NewGame(kind="geared", seat_count=2))
+    Game.objects.filter(pk=rematch.pk).update(options={"target": 1000, "rematch_of": finished.pk})
+    Game.objects.filter(pk=forged.pk).update(
+        imported=True, options={"target": 1000, "rematch_of": finished.pk}
+    )
+    migration.link_rematches(django_apps, None)
+    rematch.refresh_from_db()
+    forged.refresh_from_db()
+    assert rematch.rematch_of_id == finished.pk and "rematch_of" not in rematch.options
+    assert forged.rematch_of_id is None and "rematch_of" not in forged.options
+    assert services.rematch_of(finished) == rematch
