@@ -282,7 +282,18 @@ if BEHIND_PROXY:
 ALLAUTH_TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 1, minimum=1) if BEHIND_PROXY else 0
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
-DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024  # no form here needs more; huge bodies get 400
+# What one request may carry (README: Limits against abuse). A form's fields: no form here needs
+# more than 64 kB. A whole body (a record's file and the form around it): refused on its declared
+# length before a byte is read (config/middleware.py), so no upload is ever spooled to disk
+# either (FILE_UPLOAD_MAX_MEMORY_SIZE is as large). The reverse proxy's limit should match.
+DATA_UPLOAD_MAX_MEMORY_SIZE = 64 * 1024
+GEARTABLE_RECORD_MAX_BYTES = env_int("GEARTABLE_RECORD_MAX_BYTES", 500_000, minimum=1_000)
+GEARTABLE_MAX_REQUEST_BYTES = env_int(
+    "GEARTABLE_MAX_REQUEST_BYTES",
+    GEARTABLE_RECORD_MAX_BYTES + DATA_UPLOAD_MAX_MEMORY_SIZE,
+    minimum=DATA_UPLOAD_MAX_MEMORY_SIZE,
+)
+FILE_UPLOAD_MAX_MEMORY_SIZE = GEARTABLE_MAX_REQUEST_BYTES
 
 # Geartable's own.
 GEARTABLE_DEMO_PASSWORD = env_str("GEARTABLE_DEMO_PASSWORD", "geartable-demo")
@@ -295,6 +306,13 @@ GEARTABLE_PLAYER_INVITATIONS_PER_DAY = env_int(
 )
 GEARTABLE_REMATCHES_PER_DAY = env_int("GEARTABLE_REMATCHES_PER_DAY", 20, minimum=0)
 GEARTABLE_OPEN_TABLES_PER_USER = env_int("GEARTABLE_OPEN_TABLES_PER_USER", 10, minimum=1)
+# Game records (docs/records.md): the moves one may hold (a real game has a few hundred), and
+# how many a player may import in 24 hours (each is replayed in full by the engine).
+GEARTABLE_RECORD_MAX_MOVES = env_int("GEARTABLE_RECORD_MAX_MOVES", 2_000, minimum=1)
+GEARTABLE_RECORD_IMPORTS_PER_DAY = env_int("GEARTABLE_RECORD_IMPORTS_PER_DAY", 20, minimum=0)
+# A replay keeps the engine's state every this many steps in the cache, so that a view of any
+# step replays at most this many moves (games/replay.py).
+GEARTABLE_REPLAY_CHECKPOINT = env_int("GEARTABLE_REPLAY_CHECKPOINT", 25, minimum=1)
 # An e-mail's unsubscribe link works this long (days); after that, the profile page does it.
 GEARTABLE_UNSUBSCRIBE_LINK_DAYS = env_int("GEARTABLE_UNSUBSCRIBE_LINK_DAYS", 365, minimum=1)
 # A player whose open game page checked for news this recently (seconds) is watching the game:

@@ -14,3 +14,5 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     path("", include("games.urls")),
 ]
+
+handler400 = "config.errors.bad_request"

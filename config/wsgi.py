@@ -3,4 +3,7 @@ import os
 from django.core.wsgi import get_wsgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
-application = get_wsgi_application()
+
+from config.middleware import guard_wsgi  # noqa: E402 - needs the settings module set
+
+application = guard_wsgi(get_wsgi_application())

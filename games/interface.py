@@ -33,6 +33,8 @@ class Engine(Protocol):
     SIMULTANEOUS: bool
     #: The keys of a state that scores_now() reads (a list of games fetches only these).
     SCORE_KEYS: tuple[str, ...]
+    #: The option keys new_game reads: an imported record keeps these and drops the rest.
+    OPTIONS: frozenset[str]
 
     def seat_range(self, options: dict) -> tuple[int, int]:
         """The fewest and most seats a game with these options allows."""

@@ -87,6 +87,12 @@ class Game(models.Model):
     # Replayed from a game record (games/records.py): a finished game with no players of this
     # site, visible to its importer and by its link, and counted in nobody's statistics.
     imported = models.BooleanField(default=False)
+    # The finished game this one is a rematch of: set only by services.rematch, never from what
+    # a player sends (a record's options once carried it, and put a stranger's offer on any
+    # game's end screen).
+    rematch_of = models.ForeignKey(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
+    )
     # Set by a moderator for a game that cannot wait: its deadlines run while a player is on
     # vacation (games/vacation.py).
     vacation_exempt = models.BooleanField(

@@ -11,10 +11,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
+from datetime import timedelta
 
+from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.utils import timezone
 
+from accounts import names
 from accounts.models import User
 from games import engines, replay
 from games.interface import IllegalMove
@@ -23,8 +27,21 @@ from games.services import LIMITS, GameError
 
 FORMAT = "geartable-record"
 FORMAT_VERSION = 1
-MAX_MOVES = 20_000  # far beyond a real game (Geared ~200 moves, Out of Gears ~60 turns x seats)
-MAX_BYTES = 2_000_000
+NUL_MESSAGE = "This record contains a NUL character, which nothing on Geartable accepts."
+
+
+def max_moves() -> int:
+    """A real game has a few hundred moves (Geared ~200 with 2 players, ~450 with 6 at 2,000
+    points; Out of Gears ~60 turns): the default, 2,000, is far beyond; each is replayed."""
+    return settings.GEARTABLE_RECORD_MAX_MOVES
+
+
+def max_bytes() -> int:
+    return settings.GEARTABLE_RECORD_MAX_BYTES
+
+
+def size_message() -> str:
+    return f"A record is at most {max_bytes() // 1000:,} kB."
 
 
 class RecordError(GameError):
@@ -85,15 +102,34 @@ class Replayed:
 
 def loads(text: str | bytes) -> dict:
     """The JSON of a record, or a RecordError that says what is wrong with it."""
-    if len(text) > MAX_BYTES:
-        raise RecordError(f"A record is at most {MAX_BYTES // 1_000_000} MB.")
+    if len(text) > max_bytes():
+        raise RecordError(size_message())
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
         raise RecordError("That is not a game record: it is not valid JSON.") from None
     if not isinstance(data, dict):
         raise RecordError("That is not a game record: a record is a JSON object.")
+    if _has_nul(data):
+        raise RecordError(NUL_MESSAGE)
     return data
+
+
+def _has_nul(data: object) -> bool:
+    """A NUL (JSON's \\u0000) in any string or key at any depth: PostgreSQL refuses to store one.
+    Iterative: a record is at most max_bytes() but may nest as deep as the JSON parser allows."""
+    stack = [data]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                return True
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return False
 
 
 def replay_record(data: dict) -> Replayed:
@@ -117,6 +153,10 @@ def replay_record(data: dict) -> Replayed:
         raise RecordError("The record's seed must be a whole number.")
     if not isinstance(options, dict):
         raise RecordError("The record's options must be an object.")
+    eng = engines.engine(kind)
+    # Only what the engine reads: anything else (a site's own keys, such as who a rematch
+    # followed, or junk) is the sender's and is neither stored nor trusted.
+    options = {key: value for key, value in options.items() if key in eng.OPTIONS}
     seats = data.get("seats")
     low, high = LIMITS[kind]
     if not isinstance(seats, list) or not low <= len(seats) <= high:
@@ -131,9 +171,8 @@ def replay_record(data: dict) -> Replayed:
         if seat.get("bot", "") not in ("", *BotKind.values):
             raise RecordError(f"Seat {expected}'s bot is not one of ours.")
     moves = data.get("moves")
-    if not isinstance(moves, list) or len(moves) > MAX_MOVES:
-        raise RecordError(f"The record's moves must be a list of at most {MAX_MOVES}.")
-    eng = engines.engine(kind)
+    if not isinstance(moves, list) or len(moves) > max_moves():
+        raise RecordError(f"The record's moves must be a list of at most {max_moves():,}.")
     try:
         state = eng.new_game(seat_ids, seed=seed, options=options)
     except Exception:  # noqa: BLE001 - any refusal of the options is the record's fault
@@ -173,10 +212,19 @@ def _replay_move(eng, state: dict, n: int, move: dict, seat_ids: list[str]) -> d
 
 def import_record(user: User, text: str | bytes) -> Game:
     """A record replayed into a finished game of this site, private to the importer (and anyone
-    they give its link to); it counts for nobody's statistics."""
-    done = replay_record(loads(text))
+    they give its link to); it counts for nobody's statistics. At most
+    GEARTABLE_RECORD_IMPORTS_PER_DAY per player: each one replays every move."""
+    _check_import_quota(user)
+    data = loads(text)
+    seats = data.get("seats")
+    if isinstance(seats, list) and isinstance(data.get("options"), dict):
+        shown = _seat_names(user, seats)
+        data["options"] = {**data["options"], "names": shown}  # the engine's are the page's
+    done = replay_record(data)
     eng = engines.engine(done.kind)
     with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()  # one import at a time
+        _check_import_quota(user)
         now = timezone.now()
         game = Game.objects.create(
             kind=done.kind,
@@ -194,12 +242,15 @@ def import_record(user: User, text: str | bytes) -> Game:
             started=now,
             finished=now,
         )
+        bots = _bot_numbers(done.seats)
         seats = Seat.objects.bulk_create(
             Seat(
                 game=game,
                 position=int(s["seat"]),
                 bot=s.get("bot", ""),
-                recorded_name=s["name"].strip(),
+                bot_number=bots.get(s["seat"], 0),
+                # A bot seat is named as the site names its bots ("Greedy bot 2").
+                recorded_name="" if s.get("bot") else done.options["names"][s["seat"]],
             )
             for s in done.seats
         )
@@ -215,3 +266,45 @@ def import_record(user: User, text: str | bytes) -> Game:
             for m in done.moves
         )
     return game
+
+
+def _check_import_quota(user: User) -> None:
+    limit = settings.GEARTABLE_RECORD_IMPORTS_PER_DAY
+    since = timezone.now() - timedelta(days=1)
+    done = Game.objects.filter(creator=user, imported=True, created__gte=since).count()
+    if done >= limit:
+        raise RecordError(
+            f"You have imported {done} records in the last 24 hours, the most a player may. "
+            "Try again tomorrow.",
+            status=429,
+        )
+
+
+def _bot_numbers(seats: list[dict]) -> dict[str, int]:
+    bots = [s["seat"] for s in seats if s.get("bot")]
+    return {seat: n for n, seat in enumerate(bots, start=1)}
+
+
+def _seat_names(user: User, seats: list) -> dict[str, str]:
+    """The name each seat is shown by: a player's seat by its record's name, which must pass the
+    rules of players' names (accounts/names.py: not another player's username, a bot's name,
+    "You", nor control or invisible characters; the importer's own username may be used); a
+    bot's seat by the site's name for its bot, whatever the record says."""
+    shown = {}
+    bots = _bot_numbers(
+        [s for s in seats if isinstance(s, dict) and isinstance(s.get("seat"), str)]
+    )
+    for n, seat in enumerate(seats, start=1):
+        if not isinstance(seat, dict) or not isinstance(seat.get("seat"), str):
+            continue  # replay_record names what is wrong with it
+        name = seat.get("name")
+        if seat.get("bot") in BotKind.values:
+            shown[seat["seat"]] = f"{BotKind(seat['bot']).label} {bots[seat['seat']]}"
+            continue
+        if not isinstance(name, str) or not name.strip():
+            continue
+        try:
+            shown[seat["seat"]] = names.check_name(name, user=user, field="seat name")
+        except ValidationError as exc:
+            raise RecordError(f"Seat {n}: {exc.messages[0]}") from None
+    return shown

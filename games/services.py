@@ -414,7 +414,7 @@ def _start(game: Game, user: User) -> Game:
 def rematch_of(game: Game) -> Game | None:
     """The rematch offered after this finished game, if any (not one that was called off)."""
     return (
-        Game.objects.filter(options__rematch_of=game.pk)
+        Game.objects.filter(rematch_of=game, imported=False)
         .exclude(status=Status.ABORTED)
         .order_by("pk")
         .first()
@@ -447,8 +447,8 @@ def rematch(user: User, game_id: int) -> Game:
             robots=tuple(mine.robots),
         )
         game = create_game(user, spec)
-        game.options = {**game.options, "rematch_of": old.pk}
-        game.save(update_fields=["options", "updated"])
+        game.rematch_of = old
+        game.save(update_fields=["rematch_of", "updated"])
         others = [s for s in seats if s.user_id and s.user_id != user.pk and not s.bot]
         if others:
             _check_rematch_offer(user)

@@ -850,7 +850,7 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
     except ValueError:
         step = len(moves)
     past = copy.copy(game)
-    past.state = replay.replay(game, moves, step)
+    past.state = replay.state_at(game, moves, step)
     context = _game_context(request, past, services.seat_of(game, request.user), query={})
     context.update(
         step=step,

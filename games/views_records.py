@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
@@ -35,12 +36,14 @@ def import_record(request: HttpRequest) -> HttpResponse:
     if request.method == "POST":
         try:
             upload = request.FILES.get("file")
-            text = upload.read(records.MAX_BYTES + 1) if upload else request.POST.get("record", "")
+            text = (
+                upload.read(records.max_bytes() + 1) if upload else request.POST.get("record", "")
+            )
             if not text.strip():
                 raise services.GameError("Choose a record file or paste one.")
             game = records.import_record(request.user, text)
         except RequestDataTooBig:
-            error, status = f"A record is at most {records.MAX_BYTES // 1_000_000} MB.", 400
+            error, status = records.size_message(), 413
         except services.GameError as exc:
             error, status = exc.message, exc.status
         else:
@@ -48,6 +51,13 @@ def import_record(request: HttpRequest) -> HttpResponse:
     return render(
         request,
         "games/import.html",
-        {"error": error, "pasted": request.POST.get("record", "")[:200_000], "nav_section": ""},
+        {
+            "error": error,
+            "pasted": request.POST.get("record", "")[:200_000],
+            "nav_section": "",
+            "max_kb": records.max_bytes() // 1000,
+            "max_moves": records.max_moves(),
+            "per_day": settings.GEARTABLE_RECORD_IMPORTS_PER_DAY,
+        },
         status=status,
     )

@@ -19,6 +19,8 @@ from .setup import new_game
 from .viewing import view
 
 VERSION = 1  # games/interface.py: bump when old records would replay differently
+# The options new_game reads; a game record keeps these and no others (games/records.py).
+OPTIONS = frozenset({"advanced", "max_turns", "names", "robots"})
 SIMULTANEOUS = True  # every seat programs at once; only a new turn makes a page stale
 SEATS, ADVANCED_SEATS = (2, 8), (2, 4)
 SCORE_KEYS = ("robots", "seats", "seat_robots")
@@ -27,6 +29,7 @@ __all__ = [
     "COLOURS",
     "IllegalMove",
     "VERSION",
+    "OPTIONS",
     "SIMULTANEOUS",
     "seat_range",
     "to_act",

@@ -31,7 +31,7 @@ def test_the_end_screen_and_a_rematch_accepted_by_each_player(
 
     pages["alice"].get_by_role("button", name="Rematch with the same players").click()
     expect(pages["alice"].locator("h1")).to_contain_text("#")  # the new table's page
-    rematch = Game.objects.get(options__rematch_of=game.pk)
+    rematch = Game.objects.get(rematch_of=game.pk)
     assert rematch.status == Status.OPEN
 
     bob = pages["bob"]

@@ -11,9 +11,9 @@ from games.replay import moves_of, replay
 pytestmark = pytest.mark.django_db
 
 
-def finished_geared(alice, bob) -> Game:
+def finished_geared(alice, bob, *, target: int = 300) -> Game:
     game = services.create_game(
-        alice, services.NewGame(kind="geared", seat_count=2, target=300, public=False)
+        alice, services.NewGame(kind="geared", seat_count=2, target=target, public=False)
     )
     services.join_game(bob, game.pk, token=game.join_token)
     services.start_game(alice, game.pk)

@@ -133,7 +133,7 @@ def test_it_refuses_a_huge_body(game, player):
     assert len(json.dumps(action)) > 64 * 1024
     for htmx in (False, True):
         response = post_move(client, game, action, game.version, htmx=htmx)
-        assert response.status_code == 400
+        assert response.status_code == 413  # Payload Too Large (issue 22)
     assert_unchanged(game, before)
 
 

@@ -1,6 +1,8 @@
 """Every GET and POST endpoint of the site, fuzzed with hostile values for its parameters and
 path tokens, by a visitor, a logged-in stranger and a seated player: never a server error, and
-nothing stored changes (issue 13, point 3).
+nothing stored changes (issue 13, point 3). Every POST endpoint also gets hostile bodies: forms
+in other charsets and broken multipart, with the CSRF check on (issue 22, point 1); raw HTTP
+against a real server is in test_raw_http.py.
 
 Bounded for `make test` (profile "fuzz": a few examples per endpoint, well under a minute);
 `GEARTABLE_FUZZ=deep` runs many more."""
@@ -227,3 +229,85 @@ def _names(patterns, prefix=""):
 
 def test_every_endpoint_of_ours_is_fuzzed():
     assert set(_names(get_resolver().url_patterns)) <= set(ENDPOINTS)
+
+
+# --- hostile bodies, with the CSRF check on (issue 22, point 1) ----------------------------------
+
+CSRF = "a" * 32  # a well-formed secret in the cookie and the form: the CSRF check reads the form
+CHARSETS = ["latin-1", "utf-16", "koi8-r", "shift_jis", "ascii", "cp1252", "utf-8", "nonsense"]
+BOUNDARIES = st.sampled_from(["b", "", "x" * 300, "a b", "\x7f", "--", "b;c", '"q"'])
+PART_NAMES = st.one_of(
+    st.sampled_from(["record", "file", "text", "action", "csrfmiddlewaretoken"]),
+    st.sampled_from(["a\x00b", "", '"', "\r\n", "é" * 20]),
+    st.text(max_size=10),
+)
+
+
+@st.composite
+def urlencoded_body(draw):
+    charset = draw(st.sampled_from(CHARSETS))
+    fields = draw(st.lists(st.tuples(PART_NAMES, NASTY), max_size=5))
+    raw = "&".join(f"{quote(k)}={quote(v)}" for k, v in [("csrfmiddlewaretoken", CSRF), *fields])
+    if draw(st.booleans()):  # raw bytes of the charset, not percent-escaped
+        raw = raw + "&x=" + draw(st.text(max_size=20))
+    body = raw.encode(charset if charset != "nonsense" else "utf-8", errors="replace")
+    return f"application/x-www-form-urlencoded; charset={charset}", body
+
+
+@st.composite
+def multipart_body(draw):
+    boundary = draw(BOUNDARIES)
+    parts = [(b"csrfmiddlewaretoken", None, CSRF.encode())]
+    for _ in range(draw(st.integers(0, 4))):
+        name = draw(PART_NAMES).encode("utf-8", errors="replace")
+        filename = draw(st.one_of(st.none(), st.sampled_from(["r.json", "a\x00b", "", "../x"])))
+        size = draw(st.sampled_from([0, 10, 70_000, 600_000]))  # past the 64 kB form limit
+        value = draw(st.sampled_from([b"x", b"\x00", b"{}", b"\xff\xfe"])) * max(size, 1)
+        parts.append((name, filename, value))
+    body = b""
+    for name, filename, value in parts:
+        disposition = b'Content-Disposition: form-data; name="' + name + b'"'
+        if filename is not None:
+            disposition += b'; filename="' + filename.encode() + b'"'
+        body += b"--" + boundary.encode() + b"\r\n" + disposition + b"\r\n\r\n" + value + b"\r\n"
+    if draw(st.booleans()):
+        body += b"--" + boundary.encode() + b"--\r\n"
+    content_type = draw(
+        st.sampled_from(
+            [
+                f"multipart/form-data; boundary={boundary}",
+                f"multipart/form-data; boundary={boundary}; charset=latin-1",
+                "multipart/form-data",
+                f"multipart/mixed; boundary={boundary}",
+            ]
+        )
+    )
+    return content_type, body
+
+
+BODIES = st.one_of(urlencoded_body(), multipart_body())
+POSTS = [n for n, m in CASES if m == "POST"]
+
+
+@pytest.mark.parametrize("name", POSTS)
+def test_no_body_makes_a_server_error_or_changes_anything(world, name, alice, carol):
+    _method, who, shape, _query = ENDPOINTS[name]
+    clients = {}
+    for persona, user in (("visitor", None), ("stranger", carol), ("player", alice)):
+        clients[persona] = Client(enforce_csrf_checks=True, raise_request_exception=False)
+        clients[persona].cookies["csrftoken"] = CSRF
+        if user is not None:
+            clients[persona].force_login(user)
+
+    @PROFILE
+    @given(data=st.data())
+    def fuzz(data):
+        before = snapshot()
+        client = clients[data.draw(st.sampled_from(sorted(clients)))]
+        path = path_for(name, shape, world, data)
+        content_type, body = data.draw(BODIES)
+        response = client.generic("POST", path, body, content_type=content_type)
+        assert response.status_code < 500, (path, content_type, body[:200])
+        assert snapshot() == before, (path, content_type, body[:200])
+
+    fuzz()

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import pytest
+from django.core.exceptions import BadRequest
+from django.test import Client
 from django.urls import reverse
 
 from games import services
@@ -108,3 +110,76 @@ def test_a_card_id_of_five_thousand_digits_is_ignored_not_a_crash(game, param):
     for url in (game.get_absolute_url(), reverse("game_fragment", args=[game.pk])):
         response = client.get(url, {param: "9" * 5000})
         assert response.status_code == 200
+
+
+# --- bodies Django cannot parse (issue 22, point 1) ----------------------------------------------
+
+CSRF = "a" * 32  # a well-formed CSRF secret: the CSRF check then reads the form
+
+
+def csrf_client(user=None) -> Client:
+    """A browser as an attacker drives it: the CSRF check is on, and a csrftoken cookie is set
+    (without one the check refuses before it reads the form)."""
+    client = Client(enforce_csrf_checks=True, raise_request_exception=False)
+    client.cookies["csrftoken"] = CSRF
+    if user is not None:
+        client.force_login(user)
+    return client
+
+
+@pytest.mark.parametrize("charset", ["latin-1", "utf-16", "ascii", "cp1252", "iso-8859-15"])
+@pytest.mark.parametrize("url", ["/lobby/", "/games/import/", "/", "/accounts/login/"])
+def test_a_form_in_another_charset_is_400_with_a_sentence_anywhere(url, charset, carol):
+    before = counts()
+    for client in (csrf_client(), csrf_client(carol)):
+        response = client.generic(
+            "POST",
+            url,
+            f"csrfmiddlewaretoken={CSRF}&record=x".encode(),
+            content_type=f"application/x-www-form-urlencoded; charset={charset}",
+        )
+        assert response.status_code == 400, (url, charset, response.status_code)
+        assert "send a form encoded in UTF-8" in text(response)
+    assert counts() == before
+
+
+@pytest.mark.parametrize(
+    "content_type",
+    ["multipart/form-data", "multipart/form-data; boundary=", "multipart/form-data; boundary=\x7f"],
+)
+def test_a_multipart_body_without_a_boundary_is_400_with_a_sentence(content_type, carol):
+    response = csrf_client(carol).generic(
+        "POST", "/games/import/", b"--x\r\n\r\n", content_type=content_type
+    )
+    assert response.status_code == 400
+    assert "send a form encoded in UTF-8" in text(response)
+
+
+def test_a_nul_in_a_multipart_field_name_is_400(carol):
+    body = (
+        f'--b\r\nContent-Disposition: form-data; name="csrfmiddlewaretoken"\r\n\r\n{CSRF}\r\n'
+        '--b\r\nContent-Disposition: form-data; name="rec\x00ord"\r\n\r\n{}\r\n--b--\r\n'
+    ).encode()
+    response = csrf_client(carol).generic(
+        "POST", "/games/import/", body, content_type="multipart/form-data; boundary=b"
+    )
+    assert response.status_code == 400
+    assert NUL in text(response)
+
+
+def test_the_400_page_never_fails_itself(rf, monkeypatch):
+    from config import errors
+
+    request = rf.post(
+        "/lobby/", b"a=b", content_type="application/x-www-form-urlencoded; charset=latin-1"
+    )
+    request.COOKIES["csrftoken"] = CSRF
+    response = errors.bad_request(request, BadRequest("x"))  # Django's own raised here
+    assert response.status_code == 400 and "malformed" in text(response)
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("the template failed")
+
+    monkeypatch.setattr(errors, "render", broken)
+    response = errors.bad_request(request, BadRequest("x"))
+    assert response.status_code == 400 and "malformed" in text(response)

@@ -100,7 +100,10 @@ def test_a_player_who_resigns_is_rated_last_and_their_bot_not_at_all(alice, bob,
 def test_an_imported_record_rates_nobody(alice, bob, carol):
     game = advance(start_geared([alice, bob]), 2000)
     before = list(Rating.objects.values_list("pk", "mu", "sigma", "games"))
-    records.import_record(carol, records.dumps(records.export(game)))
+    record = records.export(game)
+    for seat, name in zip(record["seats"], ("Ann", "Ben"), strict=True):
+        seat["name"] = name  # "Alice" and "Bob" are usernames here (issue 22)
+    records.import_record(carol, records.dumps(record))
     assert list(Rating.objects.values_list("pk", "mu", "sigma", "games")) == before
     assert RatingChange.objects.count() == 2
 

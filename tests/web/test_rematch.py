@@ -50,7 +50,7 @@ def test_a_rematch_opens_the_same_table_and_invites_the_others(finished, alice, 
         finished.options["target"],
         finished.turn_seconds,
     )
-    assert new.options["rematch_of"] == finished.pk and not new.public
+    assert new.rematch_of_id == finished.pk and "rematch_of" not in new.options and not new.public
     assert list(new.seats.values_list("user__username", flat=True)) == ["alice"]
     invited = set(Invitation.objects.filter(game=new).values_list("user__username", flat=True))
     assert invited == {"bob", "carol"}
@@ -75,7 +75,7 @@ def test_two_rematch_clicks_make_one_rematch(finished, alice, bob):
     first = rematch(client_for(alice), finished).url
     again = rematch(client_for(alice), finished).url
     assert first == again
-    assert Game.objects.filter(options__rematch_of=finished.pk).count() == 1
+    assert Game.objects.filter(rematch_of=finished.pk).count() == 1
 
 
 def play_against_bots(game: Game) -> Game:
@@ -122,7 +122,7 @@ def test_a_stranger_cannot_ask_for_or_join_a_rematch(finished, alice, django_use
     assert rematch(client_for(stranger), finished).status_code == 404
     rematch(client_for(alice), finished)
     assert rematch(client_for(stranger), finished).status_code == 404
-    new = Game.objects.get(options__rematch_of=finished.pk)
+    new = Game.objects.get(rematch_of=finished.pk)
     assert not new.seats.filter(user=stranger).exists()
 
 
