@@ -40,7 +40,7 @@ def test_download_a_record_and_import_it_elsewhere(
     problems.expected.append("400")
     other.get_by_label("A record file (.json)").set_input_files(path)
     other.get_by_role("button", name="Replay it").click()
-    expect(other.get_by_role("alert")).to_contain_text("is another player's username")
+    expect(other.get_by_role("alert")).to_contain_text("looks like another player's username")
     for seat, name in zip(record["seats"], ("Ann", "Ben"), strict=True):
         seat["name"] = name
     renamed = tmp_path / "renamed.json"
