@@ -61,11 +61,16 @@ def dashboard_figures() -> dict:
 
 def outbox_figures() -> dict:
     """What is owed, for the outbox page: e-mails by state and age, stuck games."""
-    from games.models import Digest, Game, Invitation, Notification, Status
+    from games.models import AccountMail, Digest, Game, Invitation, Notification, Status
 
     now = timezone.now()
     rows = []
-    models = (("Notifications", Notification), ("Invitations", Invitation), ("Digests", Digest))
+    models = (
+        ("Notifications", Notification),
+        ("Invitations", Invitation),
+        ("Digests", Digest),
+        ("Account e-mails", AccountMail),
+    )
     for label, model in models:
         counts = {"pending": Q(state="pending"), "retrying": Q(state="pending", attempts__gt=0)}
         counts |= {"sending": Q(state="sending"), "failed": Q(state="failed")}
