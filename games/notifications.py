@@ -14,6 +14,7 @@ import zoneinfo
 from datetime import timedelta
 from urllib.parse import urlsplit
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
@@ -225,13 +226,17 @@ def send_claimed(row, build) -> bool:
     """Build the message of a claimed outbox row, send it, and record what happened:
 
     - SENT;
-    - FAILED at once if the message could not even be built (a bug: retrying would not help);
+    - FAILED at once if the message could not even be built (a bug: retrying would not help),
+      unless the task's soft time limit cut the building off (then it is retried);
     - PENDING again with its next attempt if sending failed, whatever the error: refused,
       unreachable, or cut off in the middle (the send's deadline, the task's soft time limit);
       a cut-off whose message may have arrived is marked so (`maybe_sent`) and sent again with
       the same Message-ID (docs/delivery.md). The error is raised again for the task."""
     try:
         message = build()
+    except SoftTimeLimitExceeded as exc:  # cut off while building: nothing wrong with it
+        outbox.mark_failed(row, repr(exc))
+        raise
     except Exception as exc:
         log.exception("E-mail %s could not be built", row.message_id_local)
         outbox.mark_failed(row, repr(exc), final=True)

@@ -232,6 +232,19 @@ class Stack:
             self.kill(process)
 
 
+def _publish_with_time_limits(hard: int | None) -> None:
+    """Celery copies a task's time limits into each message it publishes, and the worker
+    applies those: this process's tasks must carry the stack's limits (TIME_LIMIT and 3/4 of
+    it, as config/settings.py derives them), not the test settings' 60 s. None: back to the
+    tasks' own."""
+    for task in celery_app.tasks.values():
+        for name in ("time_limit", "soft_time_limit", "_exec_options"):
+            task.__dict__.pop(name, None)
+        if hard is not None:
+            task.time_limit, task.soft_time_limit = hard, hard * 3 // 4
+            task._exec_options = None
+
+
 def reset_publisher() -> None:
     """Drop this process's broker connections, so the next task goes to the current URL."""
     kombu.pools.reset()  # closes and forgets every pooled connection (kept by URL)
@@ -258,9 +271,11 @@ def stack(broker, smtp_server, settings, transactional_db, tmp_path):
         task_routes={name: {"queue": stack.mail_queue} for name in MAIL_TASK_NAMES},
     )
     reset_publisher()
+    _publish_with_time_limits(TIME_LIMIT)
     try:
         yield stack
     finally:
+        _publish_with_time_limits(None)
         stack.stop_all()
         if broker.kind == "amqp":
             with suppress(Exception), celery_app.connection_for_write() as conn:

@@ -19,7 +19,7 @@ from config.celery import app as celery_app
 from games import moderation, services
 from games.models import Game, Move, Notification, Status
 from tests.conftest import make_user
-from tests.faults.conftest import reset_publisher
+from tests.faults.conftest import TIME_LIMIT, reset_publisher
 from tests.notify.helpers import start_oog, submit_program, wait_for
 from tests.web_oog.helpers import client_for
 
@@ -80,7 +80,9 @@ def test_a_slow_smtp_server_past_the_tasks_time_limit_fails_no_email_for_good(
     # Each step answers within the worker's EMAIL_TIMEOUT (3 s), the whole send (MAIL, RCPT,
     # DATA: 7.5 s) runs past the task's soft limit (7 s). The old code caught the limit as
     # "could not be built": FAILED after one attempt, although the message had arrived.
-    stack.worker()
+    # The claim timeout is above the hard time limit, as in production (2x): a live send is
+    # never taken over.
+    stack.worker(OUTBOX_CLAIM_TIMEOUT=2 * TIME_LIMIT)
     stack.beat()
     game = start_oog([alice, bob, carol])
     wait_for(
@@ -111,6 +113,35 @@ def test_a_slow_smtp_server_past_the_tasks_time_limit_fails_no_email_for_good(
     assert all(counts[row_message_id(r)] >= 1 for r in rows)
     # The send's own deadline (EMAIL_SEND_DEADLINE, under the soft limit) cut the slow ones.
     assert all("EMAIL_SEND_DEADLINE" in Notification.objects.get(pk=r.pk).error for r in rows)
+
+
+@pytest.mark.parametrize("broker", ["redis"], indirect=True)
+def test_the_time_limit_cutting_off_an_email_being_built_is_retried_not_failed(stack, alice, bob):
+    # The soft time limit (7 s) strikes while the message is being built (8 s, a fault hook):
+    # nothing is wrong with the message, so it is no "could not be built".
+    worker = stack.worker(FAULT_SLOW_BUILD=8)
+    game = start_oog([alice, bob])
+    (row,) = Notification.objects.filter(game=game)
+    wait_for(
+        lambda: (
+            Notification.objects.filter(pk=row.pk, attempts__gte=1)
+            .exclude(state=State.SENDING)
+            .exists()
+        ),
+        seconds=BOUND,
+        what=f"the first attempt to end\n{stack.logs()}",
+    )
+    row.refresh_from_db()
+    assert row.state == State.PENDING and "SoftTimeLimitExceeded" in row.error, row.error
+    stack.kill(worker)
+    stack.worker()
+    stack.beat()
+    wait_for(
+        lambda: Notification.objects.get(pk=row.pk).state == State.SENT,
+        seconds=BOUND,
+        what=f"the e-mail on its retry\n{stack.logs()}",
+    )
+    assert message_ids(stack.inbox)[row_message_id(row)] == 1
 
 
 # --- 4: a hung broker -------------------------------------------------------------------------
