@@ -34,7 +34,7 @@ def dashboard_figures() -> dict:
     """The figures a moderator checks first, in a fixed number of queries (6)."""
     from accounts.models import User
     from games import moderation
-    from games.models import Game, Invitation, Notification, Report, Status
+    from games.models import AccountMail, Game, Invitation, Notification, Report, Status
 
     now = timezone.now()
     games = Game.objects.aggregate(
@@ -51,10 +51,13 @@ def dashboard_figures() -> dict:
     invitations = Invitation.objects.aggregate(
         failed=Count("pk", filter=failed), late=Count("pk", filter=late)
     )
+    accounts = AccountMail.objects.aggregate(
+        failed=Count("pk", filter=failed), late=Count("pk", filter=late)
+    )
     return {
         **games,
-        "failed_emails": emails["failed"] + invitations["failed"],
-        "late_emails": emails["late"] + invitations["late"],
+        "failed_emails": emails["failed"] + invitations["failed"] + accounts["failed"],
+        "late_emails": emails["late"] + invitations["late"] + accounts["late"],
         "open_reports": Report.objects.filter(state=Report.State.OPEN).count(),
         "new_users": User.objects.filter(date_joined__gte=now - timedelta(days=7)).count(),
         "stalled": moderation.stalled_games(now).count(),
@@ -64,11 +67,16 @@ def dashboard_figures() -> dict:
 
 def outbox_figures() -> dict:
     """What is owed, for the outbox page: e-mails by state and age, stuck games."""
-    from games.models import Digest, Game, Invitation, Notification, Status
+    from games.models import AccountMail, Digest, Game, Invitation, Notification, Status
 
     now = timezone.now()
     rows = []
-    models = (("Notifications", Notification), ("Invitations", Invitation), ("Digests", Digest))
+    models = (
+        ("Notifications", Notification),
+        ("Invitations", Invitation),
+        ("Digests", Digest),
+        ("Account e-mails", AccountMail),
+    )
     for label, model in models:
         counts = {"pending": Q(state="pending"), "retrying": Q(state="pending", attempts__gt=0)}
         counts |= {"sending": Q(state="sending"), "failed": Q(state="failed")}

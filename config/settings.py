@@ -56,6 +56,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "config.middleware.RefuseNulMiddleware",
+    "games.effects.QueueingBudgetMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -143,32 +144,6 @@ ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"  # the name rules of account
 # "you have no account"): the form cannot be used to mail strangers, and says the same either way.
 ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False
 
-# E-mail through Django 6.1's MAILERS: the console by default, SMTP when EMAIL_HOST is set.
-_EMAIL_HOST = env_str("EMAIL_HOST")
-if _EMAIL_HOST:
-    _use_tls = env_bool("EMAIL_USE_TLS", True)
-    _use_ssl = env_bool("EMAIL_USE_SSL", False)
-    if _use_tls and _use_ssl:
-        raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL cannot both be on")
-    MAILERS = {
-        "default": {
-            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-            "OPTIONS": {
-                "host": _EMAIL_HOST,
-                "port": env_int("EMAIL_PORT", 465 if _use_ssl else 587, minimum=1),
-                "username": env_str("EMAIL_HOST_USER"),
-                "password": env_str("EMAIL_HOST_PASSWORD"),
-                "use_tls": _use_tls,
-                "use_ssl": _use_ssl,
-                "timeout": env_int("EMAIL_TIMEOUT", 10, minimum=1),
-            },
-        }
-    }
-else:
-    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
-DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Geartable <noreply@geartable.local>")
-SERVER_EMAIL = DEFAULT_FROM_EMAIL
-
 # Celery: with no broker, tasks run eagerly inside the web process (make run).
 CELERY_BROKER_URL = env_str("CELERY_BROKER_URL")
 CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", not CELERY_BROKER_URL)
@@ -183,6 +158,50 @@ CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 60, minimum=5)  # hard: the bound
 CELERY_TASK_SOFT_TIME_LIMIT = CELERY_TASK_TIME_LIMIT * 3 // 4
+# E-mail through Django 6.1's MAILERS: the console by default, SMTP when EMAIL_HOST is set.
+# A send must end well inside its task's soft time limit: a send cut off by the limit has an
+# unknown outcome (docs/delivery.md). EMAIL_TIMEOUT bounds each SMTP step, EMAIL_SEND_DEADLINE
+# the whole conversation of one message (config/mail.py).
+EMAIL_SEND_DEADLINE = env_int(
+    "EMAIL_SEND_DEADLINE", max(1, min(30, CELERY_TASK_SOFT_TIME_LIMIT // 2)), minimum=1
+)
+if EMAIL_SEND_DEADLINE * 2 > CELERY_TASK_SOFT_TIME_LIMIT:
+    raise ImproperlyConfigured(
+        f"EMAIL_SEND_DEADLINE ({EMAIL_SEND_DEADLINE} s) must be at most half the tasks' soft "
+        f"time limit ({CELERY_TASK_SOFT_TIME_LIMIT} s, 3/4 of CELERY_TASK_TIME_LIMIT)"
+    )
+# (Not named EMAIL_TIMEOUT here: Django 6.1 refuses its old e-mail settings beside MAILERS.)
+_EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", min(10, EMAIL_SEND_DEADLINE), minimum=1)
+if _EMAIL_TIMEOUT > EMAIL_SEND_DEADLINE:
+    raise ImproperlyConfigured(
+        f"EMAIL_TIMEOUT ({_EMAIL_TIMEOUT} s, each SMTP step) must not exceed "
+        f"EMAIL_SEND_DEADLINE ({EMAIL_SEND_DEADLINE} s, the whole send)"
+    )
+_EMAIL_HOST = env_str("EMAIL_HOST")
+if _EMAIL_HOST:
+    _use_tls = env_bool("EMAIL_USE_TLS", True)
+    _use_ssl = env_bool("EMAIL_USE_SSL", False)
+    if _use_tls and _use_ssl:
+        raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL cannot both be on")
+    MAILERS = {
+        "default": {
+            "BACKEND": "config.mail.EmailBackend",  # with EMAIL_SEND_DEADLINE
+            "OPTIONS": {
+                "host": _EMAIL_HOST,
+                "port": env_int("EMAIL_PORT", 465 if _use_ssl else 587, minimum=1),
+                "username": env_str("EMAIL_HOST_USER"),
+                "password": env_str("EMAIL_HOST_PASSWORD"),
+                "use_tls": _use_tls,
+                "use_ssl": _use_ssl,
+                "timeout": _EMAIL_TIMEOUT,
+            },
+        }
+    }
+else:
+    MAILERS = {"default": {"BACKEND": "django.core.mail.backends.console.EmailBackend"}}
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "Geartable <noreply@geartable.local>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Redis hands an unacknowledged task to another worker only after its visibility timeout
 # (3600 s by default): a little above the hard time limit, so a killed worker's task comes back
@@ -190,27 +209,32 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # (RabbitMQ needs none of this: it returns a task as soon as its worker's connection drops.)
 CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": CELERY_TASK_TIME_LIMIT + 30,
+    # A hung Redis (connections accepted, never answered) costs a publish this long: 5 s and
+    # three retries made a move wait 5 s a task (issue 23). Above the worker's 1 s BRPOP.
     "socket_connect_timeout": 2,
-    "socket_timeout": 5,
+    "socket_timeout": 2,
 }
-# Queueing must never hang a request when the broker is down: a short connection timeout and
-# a short publish retry, then the on-commit hook logs the failure and the beat's sweep re-queues
-# the work from the database (games/outbox.py).
+# Queueing must never hang a request when the broker is down or hung: a short connection
+# timeout and one quick publish retry (a pooled connection that Redis dropped reconnects), then
+# the on-commit hook logs the failure and the beat's sweep re-queues the work from the database
+# (games/outbox.py). A request (and a sweep) has one budget for all its queueing: after a
+# failure, or OUTBOX_QUEUE_BUDGET seconds, the rest is left to the sweep (games/effects.py).
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
-    "max_retries": 2,
+    "max_retries": 1,
     "interval_start": 0,
     "interval_step": 0.2,
     "interval_max": 0.5,
 }
+OUTBOX_QUEUE_BUDGET = env_int("OUTBOX_QUEUE_BUDGET", 3, minimum=1)
 CELERY_TASK_IGNORE_RESULT = True
 # E-mails on a queue of their own (optional): a turn's resolution never waits behind the
 # e-mails of the turn before. Workers must then consume both: `celery worker -Q celery,mail`.
 CELERY_MAIL_QUEUE = env_str("CELERY_MAIL_QUEUE")
 if CELERY_MAIL_QUEUE:
     CELERY_TASK_ROUTES = {
-        "games.tasks.send_notification": {"queue": CELERY_MAIL_QUEUE},
-        "games.tasks.send_invitation": {"queue": CELERY_MAIL_QUEUE},
+        f"games.tasks.{task}": {"queue": CELERY_MAIL_QUEUE}
+        for task in ("send_notification", "send_invitation", "send_digest", "send_account_mail")
     }
 # The outbox (docs/delivery.md): what must happen is written in the game's transaction; the
 # sweep re-queues what is overdue. Seconds; tests shorten them.

@@ -15,6 +15,10 @@ from config.settings import *  # noqa: E402,F403
 
 # Tests queue tasks eagerly unless a test asks for the real worker (tests/conftest.py).
 CELERY_TASK_ALWAYS_EAGER = True
+# The in-process test workers have one slot (solo pool): a send to a real SMTP server holds it
+# at most this long, so a resolution never waits long behind e-mail (issue 23). Set here, not
+# in the environment, which the fault tests' worker processes inherit.
+EMAIL_SEND_DEADLINE = min(EMAIL_SEND_DEADLINE, 5)  # noqa: F405
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # fast, tests only
 # The real broker, for the tests that start a real worker (tests/conftest.py: celery_worker).
 CELERY_BROKER_URL = os.environ.get("CELERY_TEST_BROKER_URL", "redis://127.0.0.1:6379/0")

@@ -21,6 +21,7 @@ from config.admin import stuck_after
 from games import engines, moderation, services, vacation
 from games.models import (
     TURN_TIMES,
+    AccountMail,
     ChatMessage,
     Digest,
     Game,
@@ -494,6 +495,33 @@ class DigestAdmin(admin.ModelAdmin):
     list_filter = ["state", "day"]
     search_fields = ["user__username", "user__email"]
     readonly_fields = [f.name for f in Digest._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(AccountMail)
+class AccountMailAdmin(admin.ModelAdmin):
+    """allauth's e-mails in the outbox. Their bodies carry a confirmation or password-reset
+    link: never shown here (and erased once sent), only who, which e-mail and its delivery."""
+
+    list_display = ["created", "template", "to", "state", "attempts", "next_attempt", "error"]
+    list_filter = ["state", "template"]
+    search_fields = ["to"]
+    fields = readonly_fields = [
+        "created",
+        "template",
+        "to",
+        "subject",
+        "state",
+        "attempts",
+        "error",
+        "next_attempt",
+        "claimed",
+        "give_up_at",
+        "sent",
+        "maybe_sent",
+    ]
 
     def has_add_permission(self, request):
         return False

@@ -6,6 +6,11 @@ pending `Notification` and `Invitation` rows), and the beat's sweep (games/outbo
 whatever is overdue. So a broker that cannot be reached never fails the request or the task that
 made the change: the failure is logged and the sweep catches up (docs/delivery.md).
 
+A request, or a sweep, has one budget for queueing (`queueing_budget`): after the first failure,
+or OUTBOX_QUEUE_BUDGET seconds, the rest is not even tried and is left to the sweep. A hung
+broker (accepting connections, never answering) made each task of a request wait its own
+timeout: 50 s to start an 8-player table (issue 23).
+
 Tasks are named, not imported, so that the services, the notifications and the tasks that call
 them form no import circle.
 """
@@ -13,8 +18,14 @@ them form no import circle.
 from __future__ import annotations
 
 import logging
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 
 from celery import current_app
+from django.conf import settings
 from django.db import transaction
 from kombu.exceptions import OperationalError
 
@@ -25,11 +36,55 @@ log = logging.getLogger(__name__)
 BROKER_ERRORS = (OperationalError, OSError)
 
 
+@dataclass
+class _Budget:
+    ends: float
+    failed: bool = False
+    skipped: int = 0
+
+
+_budget: ContextVar[_Budget | None] = ContextVar("queueing_budget", default=None)
+
+
+@contextmanager
+def queueing_budget(seconds: float | None = None) -> Iterator[_Budget]:
+    """One budget for all the queueing done inside: after a failure or `seconds`
+    (OUTBOX_QUEUE_BUDGET), `enqueue` leaves the rest to the sweep."""
+    budget = _Budget(time.monotonic() + (seconds or settings.OUTBOX_QUEUE_BUDGET))
+    token = _budget.set(budget)
+    try:
+        yield budget
+    finally:
+        _budget.reset(token)
+        if budget.skipped:
+            log.warning("%s task(s) not queued (the broker failed); the sweep will", budget.skipped)
+
+
+class QueueingBudgetMiddleware:
+    """Every request queues within one budget: a hung broker costs it one timeout, not one
+    per task."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        with queueing_budget():
+            return self.get_response(request)
+
+
 def enqueue(task_name: str, *args) -> bool:
-    """Queue `task_name(*args)` now; False (logged) if the broker cannot take it."""
+    """Queue `task_name(*args)` now; False (logged) if the broker cannot take it, or if this
+    request's budget is spent. (Eager tasks, `make run`, have no sweep: always run.)"""
+    budget = _budget.get()
+    eager = current_app.conf.task_always_eager
+    if budget is not None and not eager and (budget.failed or time.monotonic() > budget.ends):
+        budget.skipped += 1
+        return False
     try:
         current_app.tasks[task_name].delay(*args)
     except BROKER_ERRORS as exc:
+        if budget is not None:
+            budget.failed = True
         log.warning("Could not queue %s%r (%r); the outbox sweep will", task_name, args, exc)
         return False
     return True

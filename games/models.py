@@ -290,6 +290,10 @@ class Outgoing(models.Model):
     sent = models.DateTimeField(null=True, blank=True)
     # Retrying stops at this time (FAILED); empty: OUTBOX_GIVE_UP_AFTER after `created`.
     give_up_at = models.DateTimeField(null=True, blank=True)
+    # An attempt was cut off in the middle of its SMTP conversation (a worker killed, a time
+    # limit, a connection lost): the message may have arrived. Such a row is counted SENT even
+    # when it is then not sent again (docs/delivery.md: "sent again").
+    maybe_sent = models.BooleanField(default=False)
 
     class Meta:
         abstract = True
@@ -402,6 +406,35 @@ class Digest(Outgoing):
 
     def __str__(self) -> str:
         return f"Digest to {self.user} for {self.day}"
+
+
+class AccountMail(Outgoing):
+    """An account e-mail of allauth (the address's confirmation, a password reset, ...),
+    rendered in the request that asked for it and sent by the outbox like every other e-mail,
+    so that a sign-up never waits on SMTP or fails with it (accounts/adapter.py).
+
+    The rendered message carries the confirmation or reset link, like the e-mail itself; the
+    bodies are erased once the row is done (sent, skipped or failed for good), and the admin
+    never shows them."""
+
+    to = models.EmailField()
+    template = models.CharField(max_length=100)  # allauth's template prefix: which e-mail
+    subject = models.CharField(max_length=300)
+    text = models.TextField(blank=True)
+    html = models.TextField(blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["state", "next_attempt"],
+                name="accountmail_outbox_idx",
+                condition=models.Q(state__in=["pending", "sending"]),
+            )
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.template.rsplit('/', 1)[-1]} to {self.to}"
 
 
 class ChatMessage(models.Model):

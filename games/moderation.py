@@ -18,6 +18,7 @@ from accounts.models import User
 from games import effects, live, notifications, outbox, services
 from games.models import (
     TURN_TIMES,
+    AccountMail,
     ChatMessage,
     Digest,
     Game,
@@ -226,6 +227,7 @@ def requeue_emails(moderator: User, reason: str, *, notification_ids=None) -> in
         if notification_ids is None:
             counts["invitations"] = outbox.requeue_failed(Invitation)
             counts["digests"] = outbox.requeue_failed(Digest)
+            counts["account_mails"] = outbox.requeue_failed(AccountMail)
         _record(moderator, "re-queue e-mails", reason, details=counts)
     return sum(counts.values())
 

@@ -10,11 +10,11 @@ templates/emails/<kind>_subject.txt, <kind>.txt and <kind>.html.
 from __future__ import annotations
 
 import logging
-import smtplib
 import zoneinfo
 from datetime import timedelta
 from urllib.parse import urlsplit
 
+from celery.exceptions import SoftTimeLimitExceeded
 from django.conf import settings
 from django.core import signing
 from django.core.mail import EmailMultiAlternatives
@@ -30,8 +30,6 @@ from games.pages import page
 log = logging.getLogger(__name__)
 
 Kind = Notification.Kind
-# What a failed delivery raises: SMTP refusals and connection errors (OSError covers sockets).
-MAIL_ERRORS = (smtplib.SMTPException, OSError)
 
 # Which profile switch governs a kind of e-mail (None: always sent, e.g. "you were replaced").
 PREFERENCE = {
@@ -141,14 +139,22 @@ def message_id(row) -> str:
     return f"<{row.message_id_local}@{domain}>"
 
 
-def send_trio(name: str, to: str, context: dict, headers: dict | None = None) -> None:
-    """Render templates/emails/<name>_subject.txt, <name>.txt and <name>.html, and send."""
+def render_trio(
+    name: str, to: str, context: dict, headers: dict | None = None
+) -> EmailMultiAlternatives:
+    """Render templates/emails/<name>_subject.txt, <name>.txt and <name>.html."""
     context = {"site_url": settings.SITE_URL, **context}
     subject = " ".join(render_to_string(f"emails/{name}_subject.txt", context).split())
     text = render_to_string(f"emails/{name}.txt", context)
     html = render_to_string(f"emails/{name}.html", context)
     message = EmailMultiAlternatives(subject, text, to=[to], headers=headers or {})
     message.attach_alternative(html, "text/html")
+    return message
+
+
+def transmit(message: EmailMultiAlternatives) -> None:
+    """The SMTP conversation of one built message, bounded by EMAIL_SEND_DEADLINE
+    (config/mail.py)."""
     message.send()
 
 
@@ -170,12 +176,12 @@ def unwanted(note: Notification) -> str:
         return "Left for the player's daily digest."
     if note.kind in WATCHED_KINDS and is_watching(note.game_id, note.user_id):
         return "Not needed: the player had the game open."
+    if note.kind in TURN_KINDS and not note.game.is_active:
+        # Aborted or finished since it was written: there is no turn to play, late or not
+        # (the game's own e-mail, "aborted" or "game over", tells the player).
+        return f"No longer wanted: the game is {note.game.get_status_display().lower()}."
     late = note.attempts > 1 or note.created < timezone.now() - outbox.seconds("OUTBOX_MAIL_GRACE")
-    if (
-        late
-        and note.kind in TURN_KINDS
-        and (not note.game.is_active or note.game.turn != note.turn)
-    ):
+    if late and note.kind in TURN_KINDS and note.game.turn != note.turn:
         # A retry after an outage: the turn it announces has passed, the player has moved on.
         return "No longer wanted: the turn it announced is over."
     return ""
@@ -207,27 +213,41 @@ def deliver(notification_id: int) -> bool:
     if vacation.hold_for_return(note):  # the player is away: it waits for their return
         return False
 
-    def send() -> None:
+    def build() -> EmailMultiAlternatives:
         context, headers = _context(note)
         headers["Message-ID"] = message_id(note)
         with timezone.override(_zone(note.user)):  # deadlines in the player's own time zone
-            send_trio(note.kind, note.user.email, context, headers)
+            return render_trio(note.kind, note.user.email, context, headers)
 
-    return send_claimed(note, send)
+    return send_claimed(note, build)
 
 
-def send_claimed(row, send) -> bool:
-    """Run `send()` for a claimed outbox row and record what happened: SENT; or, if the mail
-    server failed, PENDING again with its next attempt (and the error raised for the task); or
-    FAILED at once if the message could not even be built (a bug: retrying would not help)."""
+def send_claimed(row, build) -> bool:
+    """Build the message of a claimed outbox row, send it, and record what happened:
+
+    - SENT;
+    - FAILED at once if the message could not even be built (a bug: retrying would not help),
+      unless the task's soft time limit cut the building off (then it is retried);
+    - PENDING again with its next attempt if sending failed, whatever the error: refused,
+      unreachable, or cut off in the middle (the send's deadline, the task's soft time limit);
+      a cut-off whose message may have arrived is marked so (`maybe_sent`) and sent again with
+      the same Message-ID (docs/delivery.md). The error is raised again for the task."""
     try:
-        send()
-    except MAIL_ERRORS as exc:
+        message = build()
+    except SoftTimeLimitExceeded as exc:  # cut off while building: nothing wrong with it
         outbox.mark_failed(row, repr(exc))
         raise
     except Exception as exc:
         log.exception("E-mail %s could not be built", row.message_id_local)
         outbox.mark_failed(row, repr(exc), final=True)
+        raise
+    try:
+        transmit(message)
+    except Exception as exc:  # any error while sending, the soft time limit's too: retried
+        if getattr(exc, "maybe_delivered", False):  # cut off during DATA (config/mail.py)
+            outbox.mark_cut_off(row, repr(exc))
+        else:
+            outbox.mark_failed(row, repr(exc))
         raise
     outbox.mark_sent(row)
     return True
@@ -323,7 +343,7 @@ def send_invitation(invitation_id: int) -> bool:
         "decline": decline,
         "unsubscribe": unsubscribe,
     }
-    return send_claimed(invitation, lambda: send_trio("invitation", to, context, headers))
+    return send_claimed(invitation, lambda: render_trio("invitation", to, context, headers))
 
 
 def human_seats(game: Game, *, exclude: Seat | None = None) -> list[Seat]:
@@ -400,8 +420,8 @@ def deliver_digest(digest_id: int) -> bool:
         "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
     }
 
-    def send() -> None:
+    def build() -> EmailMultiAlternatives:
         with timezone.override(_zone(user)):
-            send_trio("digest", user.email, context, headers)
+            return render_trio("digest", user.email, context, headers)
 
-    return send_claimed(digest, send)
+    return send_claimed(digest, build)

@@ -28,7 +28,7 @@ from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from games import effects
-from games.models import Digest, Game, Invitation, Notification, Outgoing, Status
+from games.models import AccountMail, Digest, Game, Invitation, Notification, Outgoing, Status
 
 log = logging.getLogger(__name__)
 
@@ -38,7 +38,10 @@ MAIL_TASKS = {
     Notification: "games.tasks.send_notification",
     Invitation: "games.tasks.send_invitation",
     Digest: "games.tasks.send_digest",
+    AccountMail: "games.tasks.send_account_mail",
 }
+# The note of a row whose attempt was cut off mid-send, kept when it is then not sent again.
+MAYBE_SENT = "An earlier attempt was cut off in the middle of sending: it may have arrived"
 
 
 def seconds(name: str) -> timedelta:
@@ -88,20 +91,43 @@ def mark_sent(row: Outgoing) -> bool:
 
 
 def mark_skipped(row: Outgoing, reason: str) -> bool:
+    """Not sent: no longer wanted. A row an earlier attempt of which may have arrived (cut
+    off mid-send, `maybe_sent`) is counted SENT instead, with the reason in its note: the
+    dashboard must not call an e-mail the player got "not sent"."""
+    if row.maybe_sent:
+        return _finish(
+            row,
+            state=State.SENT,
+            error=f"{MAYBE_SENT}; not sent again. {reason}"[:2000],
+            next_attempt=None,
+        )
     return _finish(row, state=State.SKIPPED, error=reason, next_attempt=None)
 
 
-def mark_failed(row: Outgoing, error: str, *, final: bool = False) -> bool:
+def mark_cut_off(row: Outgoing, error: str) -> bool:
+    """An attempt cut off in the middle of its SMTP conversation (the send's deadline, the
+    task's time limit, a connection lost while the server held the message): the outcome is
+    unknown. It is sent again, with the same Message-ID, as a lost claim is; never FAILED for
+    it: only a message that cannot be built fails at once."""
+    note = f"{MAYBE_SENT}; sent again with the same Message-ID. {error}"
+    return mark_failed(row, note, maybe_sent=True)
+
+
+def mark_failed(row: Outgoing, error: str, *, final: bool = False, **fields) -> bool:
     """A failed attempt: PENDING again with the next attempt pushed back, or FAILED when it
     cannot succeed (`final`) or after OUTBOX_GIVE_UP_AFTER of trying (shown on the dashboard)."""
     now = timezone.now()
     give_up_at = row.give_up_at or row.created + seconds("OUTBOX_GIVE_UP_AFTER")
     if final or now >= give_up_at:
         log.error("E-mail %s failed for good: %s", row.message_id_local, error)
-        return _finish(row, state=State.FAILED, error=error[:2000], next_attempt=None)
+        return _finish(row, state=State.FAILED, error=error[:2000], next_attempt=None, **fields)
     log.warning("E-mail %s failed (attempt %s): %s", row.message_id_local, row.attempts, error)
     return _finish(
-        row, state=State.PENDING, error=error[:2000], next_attempt=now + backoff(row.attempts)
+        row,
+        state=State.PENDING,
+        error=error[:2000],
+        next_attempt=now + backoff(row.attempts),
+        **fields,
     )
 
 
@@ -144,6 +170,7 @@ def return_lost_claims(model, now=None) -> int:
         state=State.PENDING,
         claimed=None,
         next_attempt=now,
+        maybe_sent=True,
         error="The worker sending it stopped before it finished; sent again with the same "
         "Message-ID.",
     )
@@ -168,6 +195,14 @@ def sweep(now=None) -> dict:
     e-mails of workers that died mid-send. Returns what it queued, for the log and tests."""
     now = now or timezone.now()
     report = {"games": 0, "emails": 0, "lost_claims": 0, "not_queued": 0}
+    with effects.queueing_budget():  # a broker that fails once: the next sweep tries again
+        _sweep(now, report)
+    if any(report.values()):
+        log.info("Outbox sweep: %s", report)
+    return report
+
+
+def _sweep(now, report: dict) -> None:
     for game_id in overdue_games(now).values_list("pk", flat=True)[:SWEEP_LIMIT]:
         report["games"] += 1
         report["not_queued"] += not effects.enqueue("games.tasks.catch_up", game_id)
@@ -176,9 +211,6 @@ def sweep(now=None) -> dict:
         for pk in due_mail(model, now):
             report["emails"] += 1
             report["not_queued"] += not effects.enqueue(task, pk)
-    if any(report.values()):
-        log.info("Outbox sweep: %s", report)
-    return report
 
 
 def requeue_failed(model, ids=None) -> int:

@@ -16,6 +16,7 @@ import logging
 
 from celery import shared_task
 
+from accounts import mail as account_mail
 from games import notifications, outbox, services
 
 log = logging.getLogger(__name__)
@@ -62,6 +63,12 @@ def send_invitation(invitation_id: int) -> bool:
 @shared_task
 def send_digest(digest_id: int) -> bool:
     return _send(notifications.deliver_digest, digest_id)
+
+
+@shared_task
+def send_account_mail(mail_id: int) -> bool:
+    """An account e-mail of allauth (confirmation, password reset), written by the adapter."""
+    return _send(account_mail.deliver, mail_id)
 
 
 @shared_task

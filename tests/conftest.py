@@ -9,7 +9,7 @@ import uuid
 import pytest
 from hypothesis import settings as hypothesis_settings
 
-from tests.smtp import smtp_control, smtp_server  # noqa: F401 (fixtures: a real SMTP server)
+from tests.smtp import hung_server, smtp_control, smtp_server  # noqa: F401 (fixtures: real servers)
 
 PASSWORD = "correct-horse-battery-staple"
 

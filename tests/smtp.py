@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import socket
+import threading
 import time
+from contextlib import suppress
 from dataclasses import dataclass, field
 from email import message_from_bytes, policy
 from email.message import EmailMessage
@@ -22,12 +25,34 @@ def free_port() -> int:
 
 @dataclass
 class Inbox:
-    """What the SMTP server received; `refuse` makes it answer DATA with a 550."""
+    """What the SMTP server received; `refuse` makes it answer DATA with a 550.
+
+    `slow` (seconds) makes it a slow server: it waits that long before answering MAIL, RCPT
+    and DATA, each step within the client's timeout but the whole send long; at DATA it has
+    the message (it counts as received) before its late answer. `started` counts the
+    conversations that reached MAIL. `slow_data` delays only the answer to DATA (after the
+    message is in)."""
 
     port: int = 0
     messages: list[EmailMessage] = field(default_factory=list)
     refuse: str = ""
     refused: int = 0
+    slow: float = 0.0
+    slow_data: float = 0.0
+    started: int = 0
+
+    async def handle_MAIL(self, server, session, envelope, address, mail_options):  # noqa: N802
+        self.started += 1
+        await asyncio.sleep(self.slow)
+        envelope.mail_from = address
+        envelope.mail_options.extend(mail_options)
+        return "250 OK"
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):  # noqa: N802
+        await asyncio.sleep(self.slow)
+        envelope.rcpt_tos.append(address)
+        envelope.rcpt_options.extend(rcpt_options)
+        return "250 OK"
 
     async def handle_DATA(self, server, session, envelope):  # noqa: N802 (aiosmtpd's name)
         if self.refuse:
@@ -36,6 +61,7 @@ class Inbox:
         message = message_from_bytes(envelope.content, policy=policy.default)
         message["X-Envelope-To"] = ", ".join(envelope.rcpt_tos)
         self.messages.append(message)
+        await asyncio.sleep(self.slow + self.slow_data)
         return "250 Message accepted for delivery"
 
     def to(self, address: str) -> list[EmailMessage]:
@@ -56,13 +82,56 @@ class Inbox:
             time.sleep(0.05)
 
 
-def mailers_for(port: int) -> dict:
+def mailers_for(port: int, *, timeout: float = 5, **options) -> dict:
+    """The site's own SMTP backend (config/mail.py: with a deadline) pointed at `port`."""
     return {
         "default": {
-            "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
-            "OPTIONS": {"host": "127.0.0.1", "port": port, "use_tls": False, "timeout": 5},
+            "BACKEND": "config.mail.EmailBackend",
+            "OPTIONS": {
+                "host": "127.0.0.1",
+                "port": port,
+                "use_tls": False,
+                "timeout": timeout,
+                **options,
+            },
         }
     }
+
+
+class HungServer:
+    """A TCP server on loopback that accepts connections and never answers: a hung SMTP
+    server or broker (the process is alive, its socket open, nothing comes back)."""
+
+    def __init__(self) -> None:
+        self.sock = socket.create_server(("127.0.0.1", 0), backlog=128)
+        self.port = self.sock.getsockname()[1]
+        self.accepted: list[socket.socket] = []
+        self.thread = threading.Thread(target=self._accept, daemon=True)
+        self.thread.start()
+
+    def _accept(self) -> None:
+        while True:
+            try:
+                conn, _ = self.sock.accept()
+            except OSError:  # closed
+                return
+            self.accepted.append(conn)  # kept open, never read, never answered
+
+    def close(self) -> None:
+        with suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)  # wakes the accepting thread
+        self.sock.close()
+        for conn in self.accepted:
+            conn.close()
+
+
+@pytest.fixture
+def hung_server():
+    server = HungServer()
+    try:
+        yield server
+    finally:
+        server.close()
 
 
 class SmtpServer:

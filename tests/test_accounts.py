@@ -24,9 +24,10 @@ def first_link(body: str) -> str:
     return re.search(r"https?://[^/\s]+(/\S+)", body).group(1)
 
 
-def test_signup_confirm_login_profile_logout(client, settings):
+def test_signup_confirm_login_profile_logout(client, settings, django_capture_on_commit_callbacks):
     settings.ACCOUNT_EMAIL_VERIFICATION = "mandatory"
-    response = client.post(reverse("account_signup"), SIGNUP)
+    with django_capture_on_commit_callbacks(execute=True):  # the outbox sends after commit
+        response = client.post(reverse("account_signup"), SIGNUP)
     assert response.status_code == 302
     user = User.objects.get(username="dora")
     assert user.email == "dora@example.com"
@@ -92,8 +93,11 @@ def test_wrong_password_does_not_tell_whether_the_user_exists(client, alice):
     assert "_auth_user_id" not in client.session
 
 
-def test_password_reset_email_link_sets_a_new_password(client, alice):
-    response = client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
+def test_password_reset_email_link_sets_a_new_password(
+    client, alice, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=True):  # the outbox sends after commit
+        response = client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
     assert response.status_code == 302
     assert len(mail.outbox) == 1
     reset_path = first_link(mail.outbox[0].body)

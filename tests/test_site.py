@@ -183,3 +183,29 @@ def test_e_mails_can_have_a_queue_of_their_own():
         **PRODUCTION | {"CELERY_MAIL_QUEUE": "mail"},
     )
     assert "'games.tasks.send_notification': {'queue': 'mail'}" in result.stdout, result.stderr
+
+
+def test_e_mail_goes_through_the_backend_with_a_deadline_under_the_task_time_limit():
+    result = _manage(
+        "shell",
+        "-c",
+        "from django.conf import settings as s; "
+        "print(s.MAILERS['default'], s.EMAIL_SEND_DEADLINE, s.CELERY_TASK_SOFT_TIME_LIMIT)",
+        **PRODUCTION,
+    )
+    assert "'BACKEND': 'config.mail.EmailBackend'" in result.stdout, result.stderr
+    assert "'timeout': 10" in result.stdout and result.stdout.split()[-2:] == ["22", "45"]
+
+
+@pytest.mark.parametrize(
+    ("environ", "message"),
+    [
+        ({"CELERY_TASK_TIME_LIMIT": "20", "EMAIL_SEND_DEADLINE": "10"}, "EMAIL_SEND_DEADLINE"),
+        ({"EMAIL_SEND_DEADLINE": "5", "EMAIL_TIMEOUT": "8"}, "EMAIL_TIMEOUT (8 s"),
+    ],
+    ids=["send-longer-than-half-the-soft-limit", "a-step-longer-than-the-send"],
+)
+def test_a_send_that_could_outlast_its_task_stops_start_up(environ, message):
+    result = _manage("check", **PRODUCTION | environ)
+    assert result.returncode != 0
+    assert message in result.stderr

@@ -7,12 +7,16 @@ on a real broker, the test's PostgreSQL database and a real SMTP server, that a 
   machine's, on a queue of the test's own).
 - `stack`: starts workers and a beat with short outbox settings (a sweep every second, grace
   periods of two seconds), and points this process's Celery app at the same broker and queue,
-  so that the views called here queue their tasks where the workers take them.
+  so that the views called here queue their tasks where the workers take them. E-mails go to
+  a queue of their own (`<queue>-mail`), and each "worker" is two processes in one process
+  group, as in production: one for turns and bots, one (`-c 1`) for e-mail, so that a slow or
+  hung SMTP server never holds the slot a resolution needs (issue 23).
 """
 
 from __future__ import annotations
 
 import os
+import shlex
 import shutil
 import signal
 import socket
@@ -44,6 +48,13 @@ OUTBOX = {
     "OUTBOX_CLAIM_TIMEOUT": 4,
 }
 TIME_LIMIT = 10  # the tasks' hard limit in the workers (and Redis's visibility timeout + 30 s)
+# The e-mail tasks, routed to the stack's mail queue (settings: CELERY_MAIL_QUEUE).
+MAIL_TASK_NAMES = (
+    "games.tasks.send_notification",
+    "games.tasks.send_invitation",
+    "games.tasks.send_digest",
+    "games.tasks.send_account_mail",
+)
 
 
 def wait_port(port: int, seconds: float = 10.0) -> None:
@@ -117,6 +128,7 @@ class Stack:
 
     def __init__(self, broker, queue: str, inbox, directory: Path) -> None:
         self.broker, self.queue, self.inbox, self.directory = broker, queue, inbox, directory
+        self.mail_queue = f"{queue}-mail"
         self.marker = directory / "marker"
         self.marker.touch()
         self.processes: list[subprocess.Popen] = []
@@ -127,26 +139,25 @@ class Stack:
             "FAULT_DATABASE": connection.settings_dict["NAME"],
             "FAULT_BROKER_URL": broker.url,
             "FAULT_QUEUE": queue,
+            "CELERY_MAIL_QUEUE": f"{queue}-mail",
             "FAULT_SMTP_PORT": str(inbox.port),
             "FAULT_MARKER": str(self.marker),
             "CELERY_TASK_TIME_LIMIT": str(TIME_LIMIT),
             **{name: str(value) for name, value in OUTBOX.items()},
         }
 
-    def _start(self, name: str, args: list[str], env: dict) -> subprocess.Popen:
-        """Start it supervised, as production runs it (systemd's Restart=always): a Celery
-        worker on Redis exits ("Unrecoverable error") on some broker failures, and is started
-        again. kill -9 of the process group kills the supervisor too."""
+    def _start(self, name: str, commands: list[list[str]], env: dict) -> subprocess.Popen:
+        """Start the Celery commands, each supervised as production runs it (systemd's
+        Restart=always): a Celery worker on Redis exits ("Unrecoverable error") on some broker
+        failures, and is started again. All in one process group: kill -9 of the group kills
+        them all, supervisors included."""
         log = open(self.directory / f"{name}.log", "ab")  # noqa: SIM115 (kept by the process)
-        command = [sys.executable, "-m", "celery", "-A", "tests.faults.worker_app", *args]
+        celery = [sys.executable, "-m", "celery", "-A", "tests.faults.worker_app"]
+        loops = " & ".join(
+            f"while :; do {shlex.join(celery + args)}; sleep 0.5; done" for args in commands
+        )
         process = subprocess.Popen(
-            [
-                shutil.which("bash") or "/bin/bash",
-                "-c",
-                'while :; do "$@"; sleep 0.5; done',
-                "supervise",
-                *command,
-            ],
+            [shutil.which("bash") or "/bin/bash", "-c", f"{loops} & wait"],
             cwd=ROOT,
             env={**self.env, **env},
             stdout=log,
@@ -157,17 +168,22 @@ class Stack:
         return process
 
     def worker(self, concurrency: int = 2, **env) -> subprocess.Popen:
+        """A worker for turns and bots (`concurrency` slots) and its e-mail worker (one slot),
+        in one process group: what `kill` stops together."""
         n = len(self.processes)
+        common = ["-P", "prefork", "-l", "INFO", "-O", "fair", "--without-mingle"]
+        common.append("--without-gossip")
         return self._start(
             f"worker{n}",
             [
-                "worker",
-                *("-Q", self.queue, "-c", str(concurrency), "-P", "prefork"),
-                *("-n", f"fault{n}-{uuid.uuid4().hex[:6]}@%h", "-l", "INFO"),
-                "-O",
-                "fair",
-                "--without-mingle",
-                "--without-gossip",
+                [
+                    *("worker", "-Q", self.queue, "-c", str(concurrency)),
+                    *("-n", f"fault{n}-{uuid.uuid4().hex[:6]}@%h", *common),
+                ],
+                [
+                    *("worker", "-Q", self.mail_queue, "-c", "1"),
+                    *("-n", f"mail{n}-{uuid.uuid4().hex[:6]}@%h", *common),
+                ],
             ],
             {key: str(value) for key, value in env.items()},
         )
@@ -175,7 +191,7 @@ class Stack:
     def beat(self) -> subprocess.Popen:
         return self._start(
             "beat",
-            ["beat", "-s", str(self.directory / "beat-schedule"), "-l", "INFO"],
+            [["beat", "-s", str(self.directory / "beat-schedule"), "-l", "INFO"]],
             {},
         )
 
@@ -186,13 +202,14 @@ class Stack:
             os.killpg(process.pid, signal.SIGKILL)
         process.wait()
 
-    def queued(self) -> int:
+    def queued(self, queue: str | None = None) -> int:
         """Messages waiting in the test's queue (not those a worker has taken)."""
         with celery_app.connection_for_write() as conn:
             try:
-                return conn.default_channel.queue_declare(self.queue, passive=True).message_count
+                declared = conn.default_channel.queue_declare(queue or self.queue, passive=True)
             except ChannelError:  # Redis: an empty queue does not exist
                 return 0
+            return declared.message_count
 
     def markers(self, what: str) -> list[str]:
         return [line for line in self.marker.read_text().splitlines() if line.startswith(what)]
@@ -215,7 +232,20 @@ class Stack:
             self.kill(process)
 
 
-def _reset_publisher() -> None:
+def _publish_with_time_limits(hard: int | None) -> None:
+    """Celery copies a task's time limits into each message it publishes, and the worker
+    applies those: this process's tasks must carry the stack's limits (TIME_LIMIT and 3/4 of
+    it, as config/settings.py derives them), not the test settings' 60 s. None: back to the
+    tasks' own."""
+    for task in celery_app.tasks.values():
+        for name in ("time_limit", "soft_time_limit", "_exec_options"):
+            task.__dict__.pop(name, None)
+        if hard is not None:
+            task.time_limit, task.soft_time_limit = hard, hard * 3 // 4
+            task._exec_options = None
+
+
+def reset_publisher() -> None:
     """Drop this process's broker connections, so the next task goes to the current URL."""
     kombu.pools.reset()  # closes and forgets every pooled connection (kept by URL)
     celery_app._after_fork()
@@ -229,19 +259,27 @@ def stack(broker, smtp_server, settings, transactional_db, tmp_path):
     stack = Stack(broker, queue, smtp_server, tmp_path)
     saved = {
         key: celery_app.conf[key]
-        for key in ("broker_url", "task_default_queue", "task_always_eager")
+        for key in ("broker_url", "task_default_queue", "task_always_eager", "task_routes")
     }
     for name, value in OUTBOX.items():
         setattr(settings, name, value)
     settings.CELERY_TASK_ALWAYS_EAGER = False
-    celery_app.conf.update(broker_url=broker.url, task_default_queue=queue, task_always_eager=False)
-    _reset_publisher()
+    celery_app.conf.update(
+        broker_url=broker.url,
+        task_default_queue=queue,
+        task_always_eager=False,
+        task_routes={name: {"queue": stack.mail_queue} for name in MAIL_TASK_NAMES},
+    )
+    reset_publisher()
+    _publish_with_time_limits(TIME_LIMIT)
     try:
         yield stack
     finally:
+        _publish_with_time_limits(None)
         stack.stop_all()
         if broker.kind == "amqp":
             with suppress(Exception), celery_app.connection_for_write() as conn:
                 conn.default_channel.queue_delete(queue)
+                conn.default_channel.queue_delete(stack.mail_queue)
         celery_app.conf.update(saved)
-        _reset_publisher()
+        reset_publisher()

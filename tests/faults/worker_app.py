@@ -50,11 +50,11 @@ if os.environ.get("FAULT_SLOW_BUILD"):
 if os.environ.get("FAULT_SLOW_SEND"):
     from games import notifications  # noqa: E402 (after django.setup)
 
-    _send_trio = notifications.send_trio
+    _transmit = notifications.transmit
 
-    def slow_send_trio(*args, **kwargs):
-        _send_trio(*args, **kwargs)
+    def slow_transmit(message):
+        _transmit(message)
         _mark("sent")
         time.sleep(float(os.environ["FAULT_SLOW_SEND"]))
 
-    notifications.send_trio = slow_send_trio
+    notifications.transmit = slow_transmit

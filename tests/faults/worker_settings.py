@@ -13,7 +13,7 @@ DATABASES["default"]["NAME"] = os.environ["FAULT_DATABASE"]  # noqa: F405
 DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
 MAILERS = {
     "default": {
-        "BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "BACKEND": "config.mail.EmailBackend",  # EMAIL_SEND_DEADLINE: 3/8 of TIME_LIMIT
         "OPTIONS": {
             "host": "127.0.0.1",
             "port": int(os.environ["FAULT_SMTP_PORT"]),

@@ -1,0 +1,73 @@
+"""allauth's account e-mails (address confirmation, password reset, ...) through the outbox.
+
+allauth sends them inside the request that asks for them: with the SMTP server down a sign-up
+answered 500, the account created and its confirmation lost (issue 23). Here the adapter's
+`send_mail` renders the message in the request, as allauth would have sent it, and writes it
+down as an `AccountMail` row; the outbox's task sends it after commit, and the sweep retries it
+until the server is back, as every other e-mail (docs/delivery.md).
+
+The stored message carries what the e-mail carries (the confirmation or reset link) and no
+more; its bodies are erased once the row is done, and the admin shows only who, which e-mail
+and its delivery, never the bodies.
+"""
+
+from __future__ import annotations
+
+from django.core.mail import EmailMessage, EmailMultiAlternatives
+
+from games import effects, notifications, outbox
+from games.models import AccountMail
+
+
+def queue(template: str, message: EmailMessage) -> AccountMail:
+    """Write down a rendered allauth message and send it after commit."""
+    html = next(
+        (body for body, kind in getattr(message, "alternatives", []) if kind == "text/html"), ""
+    )
+    text, subject = message.body, message.subject
+    if message.content_subtype == "html":  # allauth sends an HTML-only message as the body
+        text, html = "", message.body
+    row = AccountMail.objects.create(
+        to=message.to[0],
+        template=template[:100],
+        subject=subject[:300],
+        text=text,
+        html=html,
+        next_attempt=outbox.first_attempt(),
+    )
+    effects.after_commit("games.tasks.send_account_mail", row.pk)
+    return row
+
+
+def build(row: AccountMail) -> EmailMultiAlternatives:
+    message = EmailMultiAlternatives(
+        row.subject,
+        row.text,
+        to=[row.to],
+        headers={"Message-ID": notifications.message_id(row)},
+    )
+    if row.html:
+        if row.text:
+            message.attach_alternative(row.html, "text/html")
+        else:
+            message.body, message.content_subtype = row.html, "html"
+    return message
+
+
+def deliver(mail_id: int) -> bool:
+    """Send one account e-mail if it is still pending (claimed as every outbox row is)."""
+    row = outbox.claim(AccountMail.objects.all(), mail_id)
+    if row is None:
+        return False
+    try:
+        return notifications.send_claimed(row, lambda: build(row))
+    finally:
+        forget_if_done(row.pk)
+
+
+def forget_if_done(mail_id: int) -> None:
+    """Erase the bodies (the link they carry) of a row that is done."""
+    done = [AccountMail.State.SENT, AccountMail.State.SKIPPED]  # FAILED: kept for a re-queue
+    AccountMail.objects.filter(pk=mail_id, state__in=done).exclude(text="", html="").update(
+        text="", html=""
+    )

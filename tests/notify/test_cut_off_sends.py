@@ -1,0 +1,76 @@
+"""A send cut off in the middle (config/mail.py's deadline, a task's time limit) has an unknown
+outcome: it is retried with the same Message-ID, never failed for good, and when it is then not
+needed any more it counts as sent (the server may have it). The real SMTP client against a real
+aiosmtpd server that has the message and answers DATA too late."""
+
+from __future__ import annotations
+
+import pytest
+from django.utils import timezone
+
+from config.mail import SendDeadlineExceeded
+from games import notifications, outbox
+from games.models import Notification
+from tests.notify.helpers import play_turn, start_geared
+from tests.smtp import mailers_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+State = Notification.State
+
+
+def reminder(game, user) -> Notification:
+    return Notification.objects.create(
+        kind=Notification.Kind.REMINDER,
+        user=user,
+        game=game,
+        turn=game.turn,
+        next_attempt=timezone.now(),
+    )
+
+
+@pytest.fixture
+def late_answer(settings, smtp_server):
+    """The server takes the message at DATA and answers after the send's 1 s deadline."""
+    settings.MAILERS = mailers_for(smtp_server.port, timeout=1, deadline=1)
+    smtp_server.slow_data = 1.5
+    return smtp_server
+
+
+def cut_off(row) -> Notification:
+    with pytest.raises(SendDeadlineExceeded):
+        notifications.deliver(row.pk)
+    row.refresh_from_db()
+    return row
+
+
+def test_a_send_cut_off_after_the_server_took_the_message_is_sent_again_with_its_message_id(
+    late_answer, alice, bob
+):
+    game = start_geared([alice, bob])
+    late_answer.messages.clear()
+    row = cut_off(reminder(game, alice))
+    assert row.state == State.PENDING and row.maybe_sent and "may have arrived" in row.error
+    assert len(late_answer.messages) == 1, "the server has it"
+
+    late_answer.slow_data = 0
+    Notification.objects.filter(pk=row.pk).update(next_attempt=timezone.now())
+    assert outbox.sweep()["emails"] == 1
+    row.refresh_from_db()
+    assert row.state == State.SENT
+    ids = [str(m["Message-ID"]) for m in late_answer.messages]
+    assert ids == [f"<notification-{row.pk}@testserver>"] * 2, "the documented double"
+
+
+def test_a_cut_off_send_no_longer_needed_counts_as_sent_not_skipped(late_answer, alice, bob):
+    game = start_geared([alice, bob])
+    late_answer.messages.clear()
+    row = cut_off(reminder(game, alice))
+    play_turn(game)  # the turn it reminded of is over
+    play_turn(game)
+    Notification.objects.filter(pk=row.pk).update(next_attempt=timezone.now())
+    outbox.sweep()
+    row.refresh_from_db()
+    assert row.state == State.SENT, row.error
+    assert "may have arrived; not sent again" in row.error and "turn it announced" in row.error
+    ids = [str(m["Message-ID"]) for m in late_answer.messages]
+    assert ids.count(f"<notification-{row.pk}@testserver>") == 1, "not sent again"
