@@ -33,9 +33,12 @@ run: $(VENV)/.runtime
 services-check: $(VENV)/.dev
 	@$(PY) tests/check_services.py
 
+# lint-imports: the import contracts of pyproject.toml ([tool.importlinter]), the map of
+# docs/code-map.md: engines pure, layers that import only downwards, no circle.
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/lint-imports --no-logo
 
 format: $(VENV)/.dev
 	$(VENV)/bin/ruff format .
@@ -79,4 +82,4 @@ beat: $(VENV)/.runtime
 	$(VENV)/bin/celery -A config beat -l info
 
 clean:
-	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache
+	rm -rf $(VENV) staticfiles .pytest_cache .ruff_cache .grimp_cache .import_linter_cache

@@ -11,6 +11,7 @@ from django.views.decorators.http import require_POST
 from accounts import vacation as rules
 from accounts.forms import ProfileForm, VacationForm
 from accounts.models import User
+from games import vacation as play  # what a vacation does to games
 
 
 def vacation_context(user: User, form: VacationForm | None = None, error: str = "") -> dict:
@@ -37,8 +38,6 @@ def vacation_context(user: User, form: VacationForm | None = None, error: str = 
 @login_required
 @require_POST
 def vacation(request: HttpRequest) -> HttpResponse:
-    from games import vacation as play  # what a vacation does to games
-
     user = request.user
     form = VacationForm(request.POST if request.POST.get("action") == "set" else None)
     try:

@@ -14,6 +14,10 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 
+from accounts.models import User
+from games import moderation, tasks
+from games.models import AccountMail, Digest, Game, Invitation, Notification, Report, Status
+
 # A game owed a step (a resolution, a bot's move) for longer than this is "stuck": the sweep
 # should have repaired it by then (one sweep interval after the grace period).
 STUCK_AFTER = timedelta(minutes=1)
@@ -32,10 +36,6 @@ def stuck_after() -> timedelta:
 
 def dashboard_figures() -> dict:
     """The figures a moderator checks first, in a fixed number of queries (6)."""
-    from accounts.models import User
-    from games import moderation
-    from games.models import AccountMail, Game, Invitation, Notification, Report, Status
-
     now = timezone.now()
     games = Game.objects.aggregate(
         active=Count("pk", filter=Q(status=Status.ACTIVE)),
@@ -67,8 +67,6 @@ def dashboard_figures() -> dict:
 
 def outbox_figures() -> dict:
     """What is owed, for the outbox page: e-mails by state and age, stuck games."""
-    from games.models import AccountMail, Digest, Game, Invitation, Notification, Status
-
     now = timezone.now()
     rows = []
     models = (
@@ -156,8 +154,6 @@ class GeartableAdminSite(admin.AdminSite):
         ]
 
     def outbox_view(self, request):
-        from games import moderation, tasks
-
         form = OutboxActionForm(request.POST or None)
         if request.method == "POST":
             if not request.user.has_perm("games.change_notification"):

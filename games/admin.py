@@ -18,7 +18,7 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from config.admin import stuck_after
-from games import engines, moderation, services, vacation
+from games import engines, moderation, services
 from games.models import (
     TURN_TIMES,
     AccountMail,
@@ -280,7 +280,7 @@ class GameAdmin(admin.ModelAdmin):
                         moderation.rerun_resolution(me, game.pk, data["reason"])
                     case "exempt" | "unexempt":
                         exempt = data["action"] == "exempt"
-                        vacation.set_exempt(me, game.pk, exempt, data["reason"])
+                        moderation.set_exempt(me, game.pk, exempt, data["reason"])
             except services.GameError as exc:
                 form.add_error(None, exc.message)
             else:

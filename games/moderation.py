@@ -15,7 +15,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import User
-from games import effects, live, notifications, outbox, services
+from games import effects, live, notifications, outbox, services, vacation
 from games.models import (
     TURN_TIMES,
     AccountMail,
@@ -202,6 +202,47 @@ def set_time_limit(moderator: User, game_id: int, turn_seconds: int, reason: str
             reason,
             game=game,
             details={"turn_seconds": turn_seconds, "deadline": game.deadline.isoformat()},
+        )
+    return game
+
+
+def set_exempt(moderator: User, game_id: int, exempt: bool, reason: str) -> Game:
+    """A game that cannot wait: its deadlines run while players are away (or, unset, wait for
+    them again; docs/vacation.md). Exempting a paused game resumes its clock now: the absent
+    player has the time the turn had left (at most the time per turn), not the rest of their
+    vacation. Recorded like every moderator action."""
+    with transaction.atomic():
+        game = services.locked_game(game_id)
+        if game.vacation_exempt == exempt:
+            raise services.Conflict(
+                "This game is already exempt." if exempt else "This game is not exempt."
+            )
+        details: dict = {"exempt": exempt}
+        game.vacation_exempt = exempt
+        fields = ["vacation_exempt", "updated"]
+        now = timezone.now()
+        if exempt and game.deadline and game.turn_seconds:
+            latest = now + timedelta(seconds=game.turn_seconds)
+            paused = any(
+                s.user_id
+                and s.to_act
+                and vacation.is_away(s.user, now)
+                and vacation.is_paused_for(game, s.user.away_ends)
+                for s in game.seats.select_related("user")
+            )
+            if paused:  # the clock resumes now, with the time the turn had left
+                latest = now + game.paused_left
+            if game.deadline > latest:
+                details |= {"from": game.deadline.isoformat(), "to": latest.isoformat()}
+                game.deadline = latest
+                fields.append("deadline")
+        game.save(update_fields=fields)
+        _record(
+            moderator,
+            "exempt from vacations" if exempt else "end vacation exemption",
+            reason,
+            game=game,
+            details=details,
         )
     return game
 

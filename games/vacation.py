@@ -4,7 +4,8 @@ for their return, and a moderator may exempt a game that cannot wait (docs/vacat
 The allowance and the player's own dates are accounts/vacation.py's; this module is what they
 do to games, called from a few hooks: `hold_deadline` in services.expire_turn (under the game's
 row lock), `hold_for_return` and `skip_digest` in the notifications' delivery, `away_seats` in
-the game pages, and `take` / `come_back` / `set_exempt` from the profile and the admin.
+the game pages, and `take` / `come_back` from the profile. A moderator's exemption of a game
+(`moderation.set_exempt`) reads `is_away` and `is_paused_for`.
 """
 
 from __future__ import annotations
@@ -18,7 +19,7 @@ from django.utils import timezone
 from accounts import vacation as allowance
 from accounts.models import User
 from games import effects, outbox
-from games.models import Digest, Game, ModerationAction, Notification, Seat, Status
+from games.models import Digest, Game, Notification, Seat, Status
 
 # What a held e-mail's row says while it waits (its `error`, shown in the admin's outbox).
 HELD = "Held: the player is away on vacation"
@@ -68,7 +69,7 @@ def hold_deadline(game: Game, absent: list[Seat], now: datetime) -> bool:
     return True
 
 
-def _is_paused_for(game: Game, back: datetime) -> bool:
+def is_paused_for(game: Game, back: datetime) -> bool:
     """Is the game's deadline the one `hold_deadline` set for a player back at `back`?"""
     return (
         game.paused_left is not None
@@ -93,7 +94,7 @@ def _retime(user: User, old_back: datetime, new_back: datetime, now: datetime) -
     moved = 0
     for game_id in game_ids:
         game = Game.objects.select_for_update().filter(pk=game_id).first()
-        if game is None or game.status != Status.ACTIVE or not _is_paused_for(game, old_back):
+        if game is None or game.status != Status.ACTIVE or not is_paused_for(game, old_back):
             continue
         game.deadline = new_back + game.paused_left
         game.save(update_fields=["deadline", "updated"])
@@ -206,47 +207,3 @@ def away_seats(game: Game) -> list[dict]:
         for s in game.seats.all()
         if s.to_act and s.user_id and not s.bot and is_away(s.user, now)
     ]
-
-
-# --- moderators --------------------------------------------------------------------------------
-
-
-def set_exempt(moderator: User, game_id: int, exempt: bool, reason: str) -> Game:
-    """A game that cannot wait: its deadlines run while players are away (or, unset, wait for
-    them again). Exempting a paused game resumes its clock now: the absent player has the time
-    the turn had left (at most the time per turn), not the rest of their vacation. Recorded
-    like every moderator action."""
-    from games.services import Conflict, locked_game
-
-    with transaction.atomic():
-        game = locked_game(game_id)
-        if game.vacation_exempt == exempt:
-            raise Conflict("This game is already exempt." if exempt else "This game is not exempt.")
-        details: dict = {"exempt": exempt}
-        game.vacation_exempt = exempt
-        fields = ["vacation_exempt", "updated"]
-        now = timezone.now()
-        if exempt and game.deadline and game.turn_seconds:
-            latest = now + timedelta(seconds=game.turn_seconds)
-            paused = any(
-                s.user_id
-                and s.to_act
-                and is_away(s.user, now)
-                and _is_paused_for(game, s.user.away_ends)
-                for s in game.seats.select_related("user")
-            )
-            if paused:  # the clock resumes now, with the time the turn had left
-                latest = now + game.paused_left
-            if game.deadline > latest:
-                details |= {"from": game.deadline.isoformat(), "to": latest.isoformat()}
-                game.deadline = latest
-                fields.append("deadline")
-        game.save(update_fields=fields)
-        ModerationAction.objects.create(
-            moderator=moderator,
-            action="exempt from vacations" if exempt else "end vacation exemption",
-            reason=reason,
-            game=game,
-            details=details,
-        )
-    return game

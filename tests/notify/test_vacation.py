@@ -11,7 +11,7 @@ import pytest
 from django.utils import timezone
 
 from accounts import vacation as allowance
-from games import outbox, services, vacation
+from games import moderation, outbox, services, vacation
 from games.models import Game, ModerationAction, Move, Notification, Outgoing
 from tests.notify.helpers import (
     Note,
@@ -159,7 +159,7 @@ def test_an_exempt_game_runs_its_deadlines_as_usual(mailoutbox, alice, bob, djan
     game = start_geared([alice, bob], turn_seconds=DAY)
     absent = seat_to_act(game)
     away(absent.user)
-    vacation.set_exempt(moderator, game.pk, True, "a tournament final")
+    moderation.set_exempt(moderator, game.pk, True, "a tournament final")
     assert ModerationAction.objects.filter(game=game, action="exempt from vacations").exists()
     game.refresh_from_db()
     assert services.expire_turn(game.pk, game.turn, now=game.deadline + SECOND) is True

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games import vacation
+from games import moderation, vacation
 from games.models import Game
 from tests.web.helpers import client_for, seat_to_act, start_geared
 from tests.web_oog.helpers import greedy_program, post_program, seat_of, start_oog
@@ -76,7 +76,7 @@ def test_no_notice_in_an_exempt_game(alice, bob, django_user_model):
     absent = seat_to_act(game).user
     go_away(absent)
     moderator = make_user(django_user_model, "mod", is_staff=True)
-    vacation.set_exempt(moderator, game.pk, True, "cannot wait")
+    moderation.set_exempt(moderator, game.pk, True, "cannot wait")
     text = head(client_for(bob if absent == alice else alice), game)
     assert notice(text) is None and "due" in text
 
