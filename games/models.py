@@ -294,6 +294,9 @@ class Outgoing(models.Model):
     # limit, a connection lost): the message may have arrived. Such a row is counted SENT even
     # when it is then not sent again (docs/delivery.md: "sent again").
     maybe_sent = models.BooleanField(default=False)
+    # When the claim's SMTP conversation began (empty until then): a claim whose worker died
+    # before it is known not to have sent anything, so it is not `maybe_sent`.
+    transmitting = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         abstract = True

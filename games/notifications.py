@@ -241,6 +241,7 @@ def send_claimed(row, build) -> bool:
         log.exception("E-mail %s could not be built", row.message_id_local)
         outbox.mark_failed(row, repr(exc), final=True)
         raise
+    outbox.mark_transmitting(row)
     try:
         transmit(message)
     except Exception as exc:  # any error while sending, the soft time limit's too: retried

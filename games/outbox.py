@@ -73,12 +73,20 @@ def claim(rows: QuerySet, pk: int) -> Outgoing | None:
     return rows.filter(pk=pk).first() if taken else None
 
 
+def mark_transmitting(row: Outgoing) -> None:
+    """The claim's SMTP conversation begins now: if its worker dies from here on, the message
+    may have arrived (`return_lost_claims`); before this, it cannot have."""
+    type(row).objects.filter(pk=row.pk, state=State.SENDING, claimed=row.claimed).update(
+        transmitting=timezone.now()
+    )
+
+
 def _finish(row: Outgoing, **fields) -> bool:
     """Close our claim; False if it is no longer ours (taken back after a timeout)."""
     done = (
         type(row)
         .objects.filter(pk=row.pk, state=State.SENDING, claimed=row.claimed)
-        .update(claimed=None, **fields)
+        .update(claimed=None, transmitting=None, **fields)
     )
     if not done:
         log.warning("E-mail %s: the claim was taken back before it finished", row.message_id_local)
@@ -164,16 +172,21 @@ def due_rows(model, now=None) -> QuerySet:
 
 
 def return_lost_claims(model, now=None) -> int:
-    """Lost claims become PENDING and due now."""
+    """Lost claims become PENDING and due now. One whose worker died once it had begun talking
+    to SMTP may have arrived (`maybe_sent`: counted SENT if it is then not sent again); one
+    whose worker died before that sent nothing, and is simply sent."""
     now = now or timezone.now()
-    return lost_claims(model, now).update(
-        state=State.PENDING,
-        claimed=None,
-        next_attempt=now,
+    lost = lost_claims(model, now)
+    returned = {"state": State.PENDING, "claimed": None, "next_attempt": now, "transmitting": None}
+    mid_send = lost.filter(transmitting__isnull=False).update(
+        **returned,
         maybe_sent=True,
-        error="The worker sending it stopped before it finished; sent again with the same "
-        "Message-ID.",
+        error=f"{MAYBE_SENT} (its worker stopped); sent again with the same Message-ID.",
     )
+    before_send = lost.filter(transmitting__isnull=True).update(
+        **returned, error="The worker sending it stopped before it began sending; sent again."
+    )
+    return mid_send + before_send
 
 
 def due_mail(model, now=None) -> list[int]:

@@ -76,7 +76,11 @@ def test_a_worker_killed_mid_resolution_again_and_again_loses_no_turn_and_double
     # Sent; or, when the turn it announced was already played by the time a worker took it (a
     # kill cost it an attempt, or a busy machine held its first one back), skipped as no longer
     # needed (docs/delivery.md). How many attempts that took is the machine's business.
-    sent = Notification.objects.filter(state=Notification.State.SENT)
+    # A row whose worker was killed mid-conversation with SMTP and which was then no longer
+    # needed counts as sent with a note: the server may or may not have it (docs/delivery.md).
+    sent = Notification.objects.filter(state=Notification.State.SENT).exclude(
+        error__contains="may have arrived; not sent again"
+    )
     for row in Notification.objects.exclude(state=Notification.State.SENT):
         assert row.state == Notification.State.SKIPPED, row
         assert "turn it announced is over" in row.error, row

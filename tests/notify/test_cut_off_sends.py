@@ -5,6 +5,8 @@ aiosmtpd server that has the message and answers DATA too late."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.utils import timezone
 
@@ -74,3 +76,37 @@ def test_a_cut_off_send_no_longer_needed_counts_as_sent_not_skipped(late_answer,
     assert "may have arrived; not sent again" in row.error and "turn it announced" in row.error
     ids = [str(m["Message-ID"]) for m in late_answer.messages]
     assert ids.count(f"<notification-{row.pk}@testserver>") == 1, "not sent again"
+
+
+def lose_claim(row, *, transmitting: bool) -> Notification:
+    """The row as a worker killed while holding it leaves it: SENDING, claimed long ago, and
+    past the start of its SMTP conversation or not."""
+    long_ago = timezone.now() - timedelta(hours=1)
+    assert outbox.claim(Notification.objects, row.pk) is not None
+    Notification.objects.filter(pk=row.pk).update(
+        claimed=long_ago, transmitting=long_ago if transmitting else None
+    )
+    assert outbox.return_lost_claims(Notification) == 1
+    row.refresh_from_db()
+    return row
+
+
+@pytest.mark.parametrize("transmitting", [False, True], ids=["before-smtp", "during-smtp"])
+def test_a_lost_claim_may_have_arrived_only_if_its_worker_had_begun_sending(
+    smtp_server, settings, alice, bob, transmitting
+):
+    """Issue 23.6: "sent" must be true. A worker killed before it talked to SMTP sent nothing:
+    if the e-mail is then no longer needed it is skipped, not counted as sent."""
+    settings.MAILERS = mailers_for(smtp_server.port)
+    game = start_geared([alice, bob])
+    row = lose_claim(reminder(game, alice), transmitting=transmitting)
+    assert row.state == State.PENDING and row.maybe_sent is transmitting
+    play_turn(game)  # the turn it reminded of is over
+    play_turn(game)
+    smtp_server.messages.clear()
+    Notification.objects.filter(pk=row.pk).update(next_attempt=timezone.now())
+    outbox.sweep()
+    row.refresh_from_db()
+    assert row.state == (State.SENT if transmitting else State.SKIPPED), row.error
+    assert "turn it announced" in row.error
+    assert not [m for m in smtp_server.messages if f"notification-{row.pk}@" in m["Message-ID"]]

@@ -36,7 +36,9 @@ pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 def all_sent(game) -> bool:
     rows = notes(game)
-    return rows.exists() and not rows.filter(state=Notification.State.PENDING).exists()
+    # Not pending nor being sent: a row in SENDING may still be talking to the SMTP server.
+    busy = (Notification.State.PENDING, Notification.State.SENDING)
+    return rows.exists() and not rows.filter(state__in=busy).exists()
 
 
 def settle(inbox, seconds: float = 0.5) -> None:
