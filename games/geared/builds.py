@@ -122,6 +122,8 @@ def key_parts(key: int) -> tuple[int, int, bool]:
 
 def build_key(wl: list, cards: list[int]) -> int:
     """The key of a build holding `cards`; `wl` is state["wild_levels"]."""
+    if len(cards) == 1 and cards[0] < FIRST_WILD:
+        return KEY1[cards[0]]
     mask = wild = level = 0
     for c in cards:
         mask |= TYPE_BIT[c]

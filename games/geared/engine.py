@@ -14,6 +14,7 @@ from games.geared.bots import greedy_bot
 from games.geared.builds import (
     FITS,
     JOINED,
+    PKEY,
     arrival_level,
     build_key,
     entries_key,
@@ -509,7 +510,9 @@ def _do_play(state: dict, seat: str, a: dict) -> dict:
     # The cards by destination (an own build's id or a new build's label), in card order, each
     # with the index of its build in `mine` (-1 for a new build).
     groups: dict[object, tuple[int, list[int]]] = {}
-    for c, dest in sorted(zip(cards, dests, strict=True)):
+    pairs = zip(cards, dests, strict=True)
+    order = []  # the destination of each card, in card order
+    for c, dest in pairs if len(cards) == 1 else sorted(pairs):
         if type(dest) is int:
             for index, b in enumerate(mine):  # noqa: B007
                 if b["id"] == dest:
@@ -524,13 +527,14 @@ def _do_play(state: dict, seat: str, a: dict) -> dict:
         else:
             b = _own_build(state, seat, dest)  # the refusal (or an int of another type)
             index, dest = mine.index(b), b["id"]
+        order.append(dest)
         group = groups.get(dest)
         if group is None:
             groups[dest] = (index, [c])
         else:
             group[1].append(c)
     for index, group in groups.values():
-        _check_placement(wl, mine[index]["cards"] if index >= 0 else (), group, level)
+        _check_placement(wl, mine[index]["cards"] if index >= 0 else [], group, level)
     # Legal: play it.
     new = state.copy()
     events = new["events"] = state["events"].copy()
@@ -543,33 +547,31 @@ def _do_play(state: dict, seat: str, a: dict) -> dict:
     if wild:
         wl = new["wild_levels"] = wl.copy()
     next_id = state["next_build_id"]
-    placed: dict[int, int] = {}
     full = []
-    for index, group in groups.values():
+    for dest, (index, group) in groups.items():
         if index < 0:
-            bid = next_id
+            build = {"id": next_id, "cards": group.copy()}
             next_id += 1
-            build = {"id": bid, "cards": group.copy()}
             my_builds.append(build)
+            order = [build["id"] if d == dest else d for d in order]
         else:
-            bid = mine[index]["id"]
-            build = my_builds[index] = {"id": bid, "cards": [*mine[index]["cards"], *group]}
-        for c in group:
-            if IS_WILD[c]:
-                wl[c - FIRST_WILD] = level
-            placed[c] = bid
+            b = mine[index]
+            build = my_builds[index] = {"id": dest, "cards": [*b["cards"], *group]}
+        if wild:
+            for c in group:
+                if IS_WILD[c]:
+                    wl[c - FIRST_WILD] = level
         if len(build["cards"]) >= 3:
             full.append(build)
     if next_id != state["next_build_id"]:
         new["next_build_id"] = next_id
-    order = sorted(placed)
     events.append(
         {
             "n": len(events) + 1,
             "seat": seat,
             "type": "played",
-            "cards": order,
-            "builds": [placed[c] for c in order],
+            "cards": sorted(cards),
+            "builds": order,
             "level": level if wild else None,
         }
     )
@@ -587,7 +589,7 @@ def _play_level(state: dict, seat: str, a: dict, cards: object, dests: object) -
     for c in cards:
         if type(c) is not int or not 0 <= c < DECK_SIZE:
             _card_id(c)
-    if len(set(cards)) != len(cards):
+    if len(cards) > 1 and len(set(cards)) != len(cards):
         raise IllegalMove("A card can be played only once.")
     hand = state["hands"][seat]
     printed = 0  # the printed parts' level
@@ -613,7 +615,9 @@ def _play_level(state: dict, seat: str, a: dict, cards: object, dests: object) -
         return printed, False
     if "level" not in a:
         raise IllegalMove("Say which level the wild takes.")
-    level = _level(a["level"])
+    level = a["level"]
+    if type(level) is not int or not 0 < level < 6:
+        level = _level(level)
     if printed and level != printed:
         raise IllegalMove(f"A wild played with Level {printed} parts takes Level {printed}.")
     return level, True
@@ -621,9 +625,9 @@ def _play_level(state: dict, seat: str, a: dict, cards: object, dests: object) -
 
 def _check_placement(wl: list, existing, group: list[int], level: int, whose: str = "Your") -> None:
     """G9, G12: the parts of `group` at `level` may join a build holding `existing`."""
-    key = build_key(wl, existing)
+    key = build_key(wl, existing) if existing else 0
     for c in group:
-        i = key * 30 + part_key(c, level)
+        i = key * 30 + (PKEY[c] if c < FIRST_WILD else PKEY[c] + 3 * level - 3)  # part_key
         if not FITS[i]:
             entries = [(x, wl[x - FIRST_WILD] if IS_WILD[x] else LEVEL[x]) for x in existing]
             raise IllegalMove(placement_error(entries, [(x, level) for x in group], whose))
@@ -757,9 +761,13 @@ def _do_steal(state: dict, seat: str, a: dict) -> dict:
     """G14: take an opponent's part into one of one's builds or a new build."""
     card = _action_card(state, seat, a.get("card"), 1)
     builds = state["builds"]
-    if not any(b for o, b in builds.items() if o != seat):
-        raise IllegalMove("No opponent has a part on the table to steal.")
-    target, owner, index, source = _table_part(state, a.get("target"), "target")
+    target = a.get("target")
+    found = _locate(builds, target) if type(target) is int else None
+    if found is None or found[0] == seat:  # else an opponent has a part on the table
+        if not any(b for o, b in builds.items() if o != seat):
+            raise IllegalMove("No opponent has a part on the table to steal.")
+        target, *found = _table_part(state, target, "target")
+    owner, index, source = found
     wild = IS_WILD[target]
     if len(a) != 4 + wild or "to" not in a or (wild and "level" not in a):
         _fields(a, ("type", "card", "target", "to"), ("level",) if wild else ())

@@ -528,7 +528,7 @@ def _play_one(legal: LegalActions, seg: tuple, j: int) -> dict:
         if j >= k:
             j -= k
             continue
-        f = legal.dests(c)
+        f = _of(legal._fits, legal._keys, c)
         k = len(f)
         if not IS_WILD[c]:
             return {"type": "play", "cards": [c], "builds": [f[j] if j < k else "new1"]}
@@ -674,7 +674,7 @@ def _steal(legal: LegalActions, seg: tuple, j: int) -> dict:
                 if j >= k:
                     j -= k
                     continue
-                f = legal.dests(t)
+                f = _of(legal._fits, legal._keys, t)
                 k = len(f)
                 if not IS_WILD[t]:
                     return {
@@ -876,7 +876,7 @@ def _rearrange(legal: LegalActions, seg: tuple, j: int) -> dict:
             if j >= k:
                 j -= k
                 continue
-            f = legal.dests(c)
+            f = _of(legal._fits, legal._keys, c)
             if j < len(f):
                 if not IS_WILD[c]:
                     return {"type": "rearrange", "card": c, "to": f[j]}
