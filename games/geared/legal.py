@@ -707,7 +707,7 @@ class _Mine:
     the masks come from my parts grouped by type (`by_type`: those a part of each type may
     replace, None if that depends on more; `types`: my parts of each set of types)."""
 
-    __slots__ = ("cards", "rows", "keys", "leaves", "arrives", "by_type", "types")
+    __slots__ = ("cards", "rows", "keys", "leaves", "arrives", "by_type", "types", "theirs")
 
     def __init__(self, state: dict, seat: str):
         wl = state["wild_levels"]
@@ -753,6 +753,7 @@ class _Mine:
         self.arrives: dict[int, int] = {ALONE * 30: (1 << len(cards)) - 1}
         self.by_type = [l0, l1, l2] if by_type else None
         self.types = (0, t0, t1, t0 | t1, t2, t0 | t2, t1 | t2, t0 | t1 | t2)
+        self.theirs: list[tuple[int, int]] | None = None  # _swap's
 
     def mask(self, t: int, x_row: int) -> int:
         """My parts that may swap with their part of key t, beside the part of row x_row."""
@@ -846,8 +847,14 @@ def _count_swaps(state: dict, seat: str, wc: int, n: int, ends: list, segs: list
 
 def _swap(legal: LegalActions, seg: tuple, j: int) -> dict:
     _, wc, mine = seg
-    for card, t, x_row in _their_parts(legal._state, legal._seat):
-        mask = mine.mask(t, x_row)
+    theirs = mine.theirs
+    if theirs is None:  # each opponent's part with the mask of my parts it may swap with
+        theirs = mine.theirs = [
+            (card, m)
+            for card, t, x_row in _their_parts(legal._state, legal._seat)
+            if (m := mine.mask(t, x_row))
+        ]
+    for card, mask in theirs:
         k = mask.bit_count()
         if j >= k:
             j -= k
