@@ -204,7 +204,7 @@ def apply(state: dict, seat: str, action: dict) -> dict:
     if not isinstance(action, dict):
         raise IllegalMove("An action must be an object with a type.")
     kind = action.get("type")
-    handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
+    handler = _HANDLERS.get(kind) if type(kind) is str or isinstance(kind, str) else None
     if handler is None:
         raise IllegalMove(f"Unknown action type {kind!r}.")
     return handler(state, seat, action)
@@ -507,26 +507,16 @@ def _do_play(state: dict, seat: str, a: dict) -> dict:
     level, wild = _play_level(state, seat, a, cards, dests)
     mine = state["builds"][seat]
     wl = state["wild_levels"]
+    if len(cards) == 1:  # the common case, without grouping
+        index, dest = _destination(state, seat, mine, dests[0])
+        _check_placement(wl, mine[index]["cards"] if index >= 0 else [], cards, level)
+        return _play_one(state, seat, cards[0], index, dest, level, wild)
     # The cards by destination (an own build's id or a new build's label), in card order, each
     # with the index of its build in `mine` (-1 for a new build).
     groups: dict[object, tuple[int, list[int]]] = {}
-    pairs = zip(cards, dests, strict=True)
     order = []  # the destination of each card, in card order
-    for c, dest in pairs if len(cards) == 1 else sorted(pairs):
-        if type(dest) is int:
-            for index, b in enumerate(mine):  # noqa: B007
-                if b["id"] == dest:
-                    break
-            else:
-                index = -1
-                _own_build(state, seat, dest)  # the refusal
-        elif isinstance(dest, str):
-            if dest not in NEW_LABELS:
-                raise IllegalMove('A new build is named "new1", "new2" or "new3".')
-            index = -1
-        else:
-            b = _own_build(state, seat, dest)  # the refusal (or an int of another type)
-            index, dest = mine.index(b), b["id"]
+    for c, dest in sorted(zip(cards, dests, strict=True)):
+        index, dest = _destination(state, seat, mine, dest)
         order.append(dest)
         group = groups.get(dest)
         if group is None:
@@ -576,6 +566,57 @@ def _do_play(state: dict, seat: str, a: dict) -> dict:
         }
     )
     return _close(new, state, seat, my_hand, full, len(cards))
+
+
+def _destination(state: dict, seat: str, mine: list[dict], dest: object) -> tuple[int, object]:
+    """(index in `mine` or -1 for a new build, the build's id or the new build's label) of a
+    play's destination; refuses anything else."""
+    if type(dest) is int:
+        for index, b in enumerate(mine):
+            if b["id"] == dest:
+                return index, dest
+        _own_build(state, seat, dest)  # the refusal
+    if isinstance(dest, str):
+        if dest not in NEW_LABELS:
+            raise IllegalMove('A new build is named "new1", "new2" or "new3".')
+        return -1, dest
+    b = _own_build(state, seat, dest)  # the refusal (or an int of another type)
+    return mine.index(b), b["id"]
+
+
+def _play_one(state: dict, seat: str, c: int, index: int, dest: object, level: int, wild: bool):
+    """_do_play's changes for one checked card `c` into `mine[index]` (-1: a new build)."""
+    new = state.copy()
+    events = new["events"] = state["events"].copy()
+    new["hands"] = state["hands"].copy()
+    my_hand = state["hands"][seat].copy()
+    my_hand.remove(c)
+    mine = state["builds"][seat]
+    my_builds = mine.copy()
+    new["builds"] = builds = state["builds"].copy()
+    builds[seat] = my_builds
+    if index < 0:
+        bid = state["next_build_id"]
+        build = {"id": bid, "cards": [c]}
+        my_builds.append(build)
+        new["next_build_id"] = bid + 1
+    else:
+        bid = dest
+        build = my_builds[index] = {"id": bid, "cards": [*mine[index]["cards"], c]}
+    if wild:
+        wl = new["wild_levels"] = state["wild_levels"].copy()
+        wl[c - FIRST_WILD] = level
+    events.append(
+        {
+            "n": len(events) + 1,
+            "seat": seat,
+            "type": "played",
+            "cards": [c],
+            "builds": [bid],
+            "level": level if wild else None,
+        }
+    )
+    return _close(new, state, seat, my_hand, [build] if len(build["cards"]) >= 3 else [], 1)
 
 
 def _play_level(state: dict, seat: str, a: dict, cards: object, dests: object) -> tuple[int, bool]:

@@ -5,8 +5,9 @@ only enumeration: engine.apply's G8 check (has_play) asks it whether a play exis
 
 A 4-seat position lists ~86 actions on average and a random bot uses one, so `legal_actions`
 only counts them, per kind ("segments"), and `legal[i]` builds the i-th action alone: it finds
-its segment by bisection, then walks the segment's cards subtracting their counts. Iterating,
-`in`, == and repr build every action in turn the same way.
+its segment by bisection, then the segment's walk (a generator: one per kind) skips whole cards
+by their counts to its j-th action. Iterating, `in`, == and repr read every segment's walk from
+its start: one enumeration for both.
 
 Who may go where is builds.FITS (and BESIDE for swaps), computed from builds.placement_error,
 the rule that also words apply's refusals:
@@ -73,7 +74,7 @@ class LegalActions(Sequence):
         self._fits = fits  # _of's
         self._seat = seat
         self._ends = ends  # the index after each segment's last action
-        self._segs = segs  # (function building the segment's j-th action, *its data)
+        self._segs = segs  # (the segment's walk: its actions from the j-th on, *its data)
         self._n = ends[-1] if ends else 0
         self.rearranges = range(r0, r1)
         self._all: list[dict] | None = None
@@ -93,7 +94,7 @@ class LegalActions(Sequence):
         ends = self._ends
         k = bisect_right(ends, i)
         seg = self._segs[k]
-        return seg[0](self, seg, i - ends[k - 1] if k else i)
+        return next(seg[0](self, seg, i - ends[k - 1] if k else i))
 
     def dests(self, c: int) -> list:
         """The builds of the seat's card c may join (_of)."""
@@ -101,13 +102,9 @@ class LegalActions(Sequence):
 
     def _list(self) -> list[dict]:
         if self._all is None:
-            ends, segs = self._ends, self._segs
             out = []
-            start = 0
-            for end, seg in zip(ends, segs, strict=True):
-                build = seg[0]
-                out += [build(self, seg, j) for j in range(end - start)]
-                start = end
+            for seg in self._segs:
+                out += seg[0](self, seg, 0)
             self._all = out
         return self._all
 
@@ -149,14 +146,14 @@ _ROW = tuple(
     )
     for key in range(128)
 )
-_SH = tuple(8 * f for f in _FIELD)  # where card c's count is in the packed counts
+_SHIFTS = tuple(range(0, 8 * 18, 8))
 
 
-def _counts(wl: list, mine: list[dict]) -> tuple[int, int, list[tuple[int, int]]]:
-    """(how many builds of mine each kind of part may join, packed: card c's count is
-    `counts >> _SH[c] & 255`; how many of my
-    rearrangements move a part to a new build (G6): one for a printed part beside another, one a
-    level for a wild, but not its own level when it is alone; each build's (id, key))."""
+def _counts(wl: list, mine: list[dict]) -> tuple[list[int], int, list[tuple[int, int]]]:
+    """(how many builds of mine each kind of part may join: card c's count is
+    `counts[_FIELD[c]]`; how many of my rearrangements move a part to a new build (G6): one for
+    a printed part beside another, one a level for a wild, but not its own level when it is
+    alone; each build's (id, key))."""
     total = news = 0
     keys = []
     for b in mine:
@@ -178,7 +175,7 @@ def _counts(wl: list, mine: list[dict]) -> tuple[int, int, list[tuple[int, int]]
                 news += sum(_NEW[c] for c in cards)
         total += _ROW[key]
         keys.append((b["id"], key))
-    return total, news, keys
+    return [total >> s & 255 for s in _SHIFTS], news, keys
 
 
 def legal_actions(state: dict, seat: str) -> LegalActions:
@@ -194,7 +191,7 @@ def legal_actions(state: dict, seat: str) -> LegalActions:
     n = 0
     parts = [c for c in hand if IS_PART[c]]
     if parts:
-        xs = [(counts >> _SH[c] & 255) for c in parts]
+        xs = [counts[_FIELD[c]] for c in parts]
         n = sum(xs) + len(parts)
         if max(parts) >= FIRST_WILD:  # a wild: a new build at each level
             n += 4 * sum(IS_WILD[c] for c in parts)
@@ -229,7 +226,7 @@ def legal_actions(state: dict, seat: str) -> LegalActions:
                 if owner != seat:
                     for b in builds[owner]:
                         for t in b["cards"]:
-                            k += (counts >> _SH[t] & 255) + _NEW[t]
+                            k += counts[_FIELD[t]] + _NEW[t]
             if k:
                 n += k
                 ends.append(n)
@@ -241,7 +238,7 @@ def legal_actions(state: dict, seat: str) -> LegalActions:
         k = news
         for b in mine:
             for c in b["cards"]:
-                k += counts >> _SH[c] & 255
+                k += counts[_FIELD[c]]
         if k:
             n += k
             ends.append(n)
@@ -521,7 +518,7 @@ def _triple_count(fits: dict, keys: list, c0: int, c1: int, c2: int, info: tuple
     return k
 
 
-def _play_one(legal: LegalActions, seg: tuple, j: int) -> dict:
+def _play_one(legal: LegalActions, seg: tuple, j: int):
     _, parts, xs = seg
     for c, x in zip(parts, xs, strict=True):
         k = x + _NEW[c]
@@ -529,24 +526,25 @@ def _play_one(legal: LegalActions, seg: tuple, j: int) -> dict:
             j -= k
             continue
         f = _of(legal._fits, legal._keys, c)
-        k = len(f)
         if not IS_WILD[c]:
-            return {"type": "play", "cards": [c], "builds": [f[j] if j < k else "new1"]}
+            for d in f[j:]:
+                yield {"type": "play", "cards": [c], "builds": [d]}
+            yield {"type": "play", "cards": [c], "builds": ["new1"]}
+            j = 0
+            continue
         for lv in ALL_LEVELS:
             dests = [bid for bid, level in f if level == lv]
             k = len(dests)
-            if j <= k:
-                return {
-                    "type": "play",
-                    "cards": [c],
-                    "builds": [dests[j] if j < k else "new1"],
-                    "level": lv,
-                }
-            j -= k + 1
-    raise IndexError(j)  # pragma: no cover
+            if j > k:
+                j -= k + 1
+                continue
+            for d in dests[j:]:
+                yield {"type": "play", "cards": [c], "builds": [d], "level": lv}
+            yield {"type": "play", "cards": [c], "builds": ["new1"], "level": lv}
+            j = 0
 
 
-def _play_two(legal: LegalActions, seg: tuple, j: int) -> dict:
+def _play_two(legal: LegalActions, seg: tuple, j: int):
     _, parts, pairs, counts = seg
     for (i0, i1, (levels, wild, clash)), k in zip(pairs, counts, strict=True):
         if j >= k:
@@ -557,37 +555,44 @@ def _play_two(legal: LegalActions, seg: tuple, j: int) -> dict:
         for lv in levels:
             f0, f1 = _at(fits, keys, c0, lv), _at(fits, keys, c1, lv)
             k = _count_two(len(f0), len(f1), clash)
-            if j < k:
-                action = {"type": "play", "cards": [c0, c1], "builds": _two(f0, f1, clash, j)}
+            if j >= k:
+                j -= k
+                continue
+            for builds in _two(f0, f1, clash, j):
+                action = {"type": "play", "cards": [c0, c1], "builds": builds}
                 if wild:
                     action["level"] = lv
-                return action
-            j -= k
-    raise IndexError(j)  # pragma: no cover
+                yield action
+            j = 0
+        j = 0
 
 
-def _two(f0: list, f1: list, clash: bool, j: int) -> list:
-    """The destinations of the j-th play of two cards at one level."""
-    y = len(f1)
+def _two(f0: list, f1: list, clash: bool, j: int):
+    """The destinations of the plays of two cards at one level, from the j-th on: each build of
+    the first card's with each of the second's (never one build for two parts of one type), or
+    with a new build; then a new build with each of the second's; then new builds."""
     for a in f0:
-        if clash and a in f1:
-            if j < y - 1:
-                return [a, [b for b in f1 if b != a][j]]
-            if j == y - 1:
-                return [a, "new1"]
-            j -= y
+        row = [b for b in f1 if b != a] if clash and a in f1 else f1
+        if j > len(row):
+            j -= len(row) + 1
+            continue
+        for b in row[j:]:
+            yield [a, b]
+        yield [a, "new1"]
+        j = 0
+    for b in f1[j:]:
+        yield ["new1", b]
+    j = max(0, j - len(f1))
+    if not clash:
+        if j == 0:
+            yield ["new1", "new1"]
         else:
-            if j < y:
-                return [a, f1[j]]
-            if j == y:
-                return [a, "new1"]
-            j -= y + 1
-    if j < y:
-        return ["new1", f1[j]]
-    return ["new1", "new1"] if j == y and not clash else ["new1", "new2"]
+            j -= 1
+    if j == 0:
+        yield ["new1", "new2"]
 
 
-def _play_three(legal: LegalActions, seg: tuple, j: int) -> dict:
+def _play_three(legal: LegalActions, seg: tuple, j: int):
     _, parts, triples, counts = seg
     for (i0, i1, i2, (levels, wild, clash)), k in zip(triples, counts, strict=True):
         if j >= k:
@@ -601,19 +606,21 @@ def _play_three(legal: LegalActions, seg: tuple, j: int) -> dict:
             f1 = _at(fits, keys, c1, lv)
             f2 = _at(fits, keys, c2, lv)
             k = _count_three(len(f0), len(f1), len(f2), clash, nl)
-            if j < k:
-                builds = _three(f0, f1, f2, clash, nl, j)
+            if j >= k:
+                j -= k
+                continue
+            for builds in _three(f0, f1, f2, clash, nl, j):
                 action = {"type": "play", "cards": [c0, c1, c2], "builds": builds}
                 if wild:
                     action["level"] = lv
-                return action
-            j -= k
-    raise IndexError(j)  # pragma: no cover
+                yield action
+            j = 0
+        j = 0
 
 
-def _three(f0: list, f1: list, f2: list, clash: int, nl: tuple, j: int) -> list:
-    """The destinations of the j-th play of three cards at one level: skips whole runs of
-    (first, second) destinations by their counts, then walks the third card's."""
+def _three(f0: list, f1: list, f2: list, clash: int, nl: tuple, j: int):
+    """The destinations of the plays of three cards at one level, from the j-th on: skips whole
+    runs of (first, second) destinations by their counts, then walks the third card's."""
     k01, k02, k12 = clash & 4, clash & 2, clash & 1
     z = len(f2)
     for a in (*f0, None):
@@ -621,47 +628,52 @@ def _three(f0: list, f1: list, f2: list, clash: int, nl: tuple, j: int) -> list:
             if k01 and a == b and a is not None:
                 continue
             fresh = (a is None) << 2 | (b is None) << 1
-            valid = z
-            if k02 and a is not None and a in f2:
-                valid -= 1
-            if k12 and b is not None and b in f2:
-                valid -= 1
-            run = valid * nl[fresh] + nl[fresh | 1]
-            if j >= run:
-                j -= run
-                continue
+            if j:
+                valid = z
+                if k02 and a is not None and a in f2:
+                    valid -= 1
+                if k12 and b is not None and b in f2:
+                    valid -= 1
+                run = valid * nl[fresh] + nl[fresh | 1]
+                if j >= run:
+                    j -= run
+                    continue
             for c in (*f2, None):
                 if c is not None and ((k02 and a == c) or (k12 and b == c)):
                     continue
                 if a is not None and b is not None and c is not None:
-                    if j == 0:
-                        return [a, b, c]
-                    j -= 1
+                    if j:
+                        j -= 1
+                    else:
+                        yield [a, b, c]
                     continue
                 rows = _LABELS[fresh | (c is None), clash]
-                if j < len(rows):
-                    t0, t1, t2 = rows[j]
-                    return [t0 or a, t1 or b, t2 or c]
-                j -= len(rows)
-    raise IndexError(j)  # pragma: no cover
+                if j >= len(rows):
+                    j -= len(rows)
+                    continue
+                for t0, t1, t2 in rows[j:]:
+                    yield [t0 or a, t1 or b, t2 or c]
+                j = 0
 
 
 # --- Action cards --------------------------------------------------------------------------------
 
 
-def _remove(legal: LegalActions, seg: tuple, j: int) -> dict:
+def _remove(legal: LegalActions, seg: tuple, j: int):
     state = legal._state
     builds = state["builds"]
     for owner in state["seats"]:
         for b in builds[owner]:
             cards = b["cards"]
-            if j < len(cards):
-                return {"type": "remove", "card": seg[1], "target": cards[j]}
-            j -= len(cards)
-    raise IndexError(j)  # pragma: no cover
+            if j >= len(cards):
+                j -= len(cards)
+                continue
+            for t in cards[j:]:
+                yield {"type": "remove", "card": seg[1], "target": t}
+            j = 0
 
 
-def _steal(legal: LegalActions, seg: tuple, j: int) -> dict:
+def _steal(legal: LegalActions, seg: tuple, j: int):
     _, sc, counts = seg
     state, seat = legal._state, legal._seat
     builds = state["builds"]
@@ -670,32 +682,33 @@ def _steal(legal: LegalActions, seg: tuple, j: int) -> dict:
             continue
         for b in builds[owner]:
             for t in b["cards"]:
-                k = (counts >> _SH[t] & 255) + _NEW[t]
+                k = counts[_FIELD[t]] + _NEW[t]
                 if j >= k:
                     j -= k
                     continue
                 f = _of(legal._fits, legal._keys, t)
-                k = len(f)
                 if not IS_WILD[t]:
-                    return {
-                        "type": "steal",
-                        "card": sc,
-                        "target": t,
-                        "to": f[j] if j < k else "new",
-                    }
-                bid, level = f[j] if j < k else ("new", ALL_LEVELS[j - k])
-                return {"type": "steal", "card": sc, "target": t, "to": bid, "level": level}
-    raise IndexError(j)  # pragma: no cover
+                    for d in f[j:]:
+                        yield {"type": "steal", "card": sc, "target": t, "to": d}
+                    yield {"type": "steal", "card": sc, "target": t, "to": "new"}
+                else:
+                    for bid, level in f[j:]:
+                        yield {"type": "steal", "card": sc, "target": t, "to": bid, "level": level}
+                    for level in ALL_LEVELS[max(0, j - len(f)) :]:
+                        yield {
+                            "type": "steal",
+                            "card": sc,
+                            "target": t,
+                            "to": "new",
+                            "level": level,
+                        }
+                j = 0
 
 
 # Swaps (G15): my part m, beside o in its build (or alone), for their part t, beside x (or
 # alone), when t may arrive beside o and m beside x: builds.BESIDE, with the part keys of the
 # parts and the rows of the parts that stay (ALONE when none does). My parts are numbered in
 # listing order and a set of them is a bit mask; counts are popcounts.
-
-
-def _key(c: int, wl: list) -> int:
-    return PKEY[c] + 3 * (wl[c - FIRST_WILD] - 1) if c >= FIRST_WILD else PKEY[c]
 
 
 class _Mine:
@@ -756,24 +769,18 @@ class _Mine:
         self.theirs: list[tuple[int, int]] | None = None  # _swap's
 
     def mask(self, t: int, x_row: int) -> int:
-        """My parts that may swap with their part of key t, beside the part of row x_row."""
-        return self.leave(t) & self.arrive(x_row)
-
-    def leave(self, t: int) -> int:
-        """My parts that a part of key t may replace."""
+        """My parts that may swap with their part of key t, beside the part of row x_row: those
+        t may replace (it arrives beside the part that stays) and that may arrive beside x."""
         if self.by_type is not None:
-            return self.by_type[t % 3]  # a part key's type
-        leave = self.leaves.get(t)
-        if leave is None:
-            leave = 0
-            for i, row in enumerate(self.rows):
-                if BESIDE[row + t]:
-                    leave |= 1 << i
-            self.leaves[t] = leave
-        return leave
-
-    def arrive(self, x_row: int) -> int:
-        """My parts that may arrive beside a part of row x_row."""
+            leave = self.by_type[t % 3]  # a part key's type
+        else:
+            leave = self.leaves.get(t)
+            if leave is None:
+                leave = 0
+                for i, row in enumerate(self.rows):
+                    if BESIDE[row + t]:
+                        leave |= 1 << i
+                self.leaves[t] = leave
         arrive = self.arrives.get(x_row)
         if arrive is None:
             bt = BESIDE_TYPES[x_row // 30]
@@ -785,7 +792,7 @@ class _Mine:
                     if BESIDE[x_row + k]:
                         arrive |= 1 << i
             self.arrives[x_row] = arrive
-        return arrive
+        return leave & arrive
 
 
 def _their_parts(state: dict, seat: str):
@@ -793,6 +800,7 @@ def _their_parts(state: dict, seat: str):
     listing order."""
     wl = state["wild_levels"]
     builds = state["builds"]
+    alone = ALONE * 30
     for owner in state["seats"]:
         if owner == seat:
             continue
@@ -800,12 +808,17 @@ def _their_parts(state: dict, seat: str):
             cards = b["cards"]
             if len(cards) == 2:
                 c0, c1 = cards
-                k0, k1 = _key(c0, wl), _key(c1, wl)
+                k0 = PKEY[c0] if c0 < FIRST_WILD else PKEY[c0] + 3 * wl[c0 - FIRST_WILD] - 3
+                k1 = PKEY[c1] if c1 < FIRST_WILD else PKEY[c1] + 3 * wl[c1 - FIRST_WILD] - 3
                 yield c0, k0, k1 * 30
                 yield c1, k1, k0 * 30
             else:
                 for c in cards:
-                    yield c, _key(c, wl), ALONE * 30
+                    yield (
+                        c,
+                        PKEY[c] if c < FIRST_WILD else PKEY[c] + 3 * wl[c - FIRST_WILD] - 3,
+                        alone,
+                    )
 
 
 def _count_swaps(state: dict, seat: str, wc: int, n: int, ends: list, segs: list) -> int:
@@ -817,7 +830,7 @@ def _count_swaps(state: dict, seat: str, wc: int, n: int, ends: list, segs: list
     if by_type is not None:  # what their part may replace depends only on its type
         alone = [m.bit_count() for m in by_type]
         types = mine.types
-        arrive = mine.arrive
+        mask = mine.mask
         for owner in state["seats"]:
             if owner == seat:
                 continue
@@ -828,15 +841,18 @@ def _count_swaps(state: dict, seat: str, wc: int, n: int, ends: list, segs: list
                     x0 = PKEY[c0] if c0 < FIRST_WILD else PKEY[c0] + 3 * wl[c0 - FIRST_WILD] - 3
                     x1 = PKEY[c1] if c1 < FIRST_WILD else PKEY[c1] + 3 * wl[c1 - FIRST_WILD] - 3
                     b0, b1 = BESIDE_TYPES[x0], BESIDE_TYPES[x1]
-                    a0 = types[b0] if b0 >= 0 else arrive(x0 * 30)
-                    a1 = types[b1] if b1 >= 0 else arrive(x1 * 30)
-                    k += (by_type[PART[c0]] & a1).bit_count() + (by_type[PART[c1]] & a0).bit_count()
+                    if b0 >= 0 and b1 >= 0:
+                        k += (by_type[PART[c0]] & types[b1]).bit_count()
+                        k += (by_type[PART[c1]] & types[b0]).bit_count()
+                    else:
+                        k += mask(x0, x1 * 30).bit_count() + mask(x1, x0 * 30).bit_count()
                 else:
                     for c in cards:
                         k += alone[PART[c]]
     else:
+        mask = mine.mask
         for _, t, x_row in _their_parts(state, seat):
-            k += mine.mask(t, x_row).bit_count()
+            k += mask(t, x_row).bit_count()
     if not k:
         return n
     n += k
@@ -845,7 +861,7 @@ def _count_swaps(state: dict, seat: str, wc: int, n: int, ends: list, segs: list
     return n
 
 
-def _swap(legal: LegalActions, seg: tuple, j: int) -> dict:
+def _swap(legal: LegalActions, seg: tuple, j: int):
     _, wc, mine = seg
     theirs = mine.theirs
     if theirs is None:  # each opponent's part with the mask of my parts it may swap with
@@ -860,14 +876,15 @@ def _swap(legal: LegalActions, seg: tuple, j: int) -> dict:
             j -= k
             continue
         fit = [c for i, c in enumerate(mine.cards) if mask >> i & 1]
-        return {"type": "swap", "card": wc, "mine": fit[j], "theirs": card}
-    raise IndexError(j)  # pragma: no cover
+        for m in fit[j:]:
+            yield {"type": "swap", "card": wc, "mine": m, "theirs": card}
+        j = 0
 
 
 # --- rearrangements, discard, pass ---------------------------------------------------------------
 
 
-def _rearrange(legal: LegalActions, seg: tuple, j: int) -> dict:
+def _rearrange(legal: LegalActions, seg: tuple, j: int):
     _, counts = seg
     state, seat = legal._state, legal._seat
     wl = state["wild_levels"]
@@ -875,7 +892,7 @@ def _rearrange(legal: LegalActions, seg: tuple, j: int) -> dict:
         cards = b["cards"]
         single = len(cards) == 1
         for c in cards:
-            k = counts >> _SH[c] & 255
+            k = counts[_FIELD[c]]
             if not IS_WILD[c]:
                 k += not single
             else:  # alone, a wild moves to a new build only to change its level
@@ -884,25 +901,28 @@ def _rearrange(legal: LegalActions, seg: tuple, j: int) -> dict:
                 j -= k
                 continue
             f = _of(legal._fits, legal._keys, c)
-            if j < len(f):
-                if not IS_WILD[c]:
-                    return {"type": "rearrange", "card": c, "to": f[j]}
-                bid, level = f[j]
-                return {"type": "rearrange", "card": c, "to": bid, "level": level}
             if not IS_WILD[c]:
-                return {"type": "rearrange", "card": c, "to": "new"}
-            current = wl[c - FIRST_WILD]
-            news = [lv for lv in ALL_LEVELS if not single or lv != current]
-            return {"type": "rearrange", "card": c, "to": "new", "level": news[j - len(f)]}
-    raise IndexError(j)  # pragma: no cover
+                for d in f[j:]:
+                    yield {"type": "rearrange", "card": c, "to": d}
+                if not single:
+                    yield {"type": "rearrange", "card": c, "to": "new"}
+            else:
+                for bid, level in f[j:]:
+                    yield {"type": "rearrange", "card": c, "to": bid, "level": level}
+                current = wl[c - FIRST_WILD]
+                news = [lv for lv in ALL_LEVELS if not single or lv != current]
+                for level in news[max(0, j - len(f)) :]:
+                    yield {"type": "rearrange", "card": c, "to": "new", "level": level}
+            j = 0
 
 
-def _discard(legal: LegalActions, seg: tuple, j: int) -> dict:
-    return {"type": "discard", "card": seg[1][j]}
+def _discard(legal: LegalActions, seg: tuple, j: int):
+    for c in seg[1][j:]:
+        yield {"type": "discard", "card": c}
 
 
-def _pass(legal: LegalActions, seg: tuple, j: int) -> dict:
-    return {"type": "pass"}
+def _pass(legal: LegalActions, seg: tuple, j: int):
+    yield {"type": "pass"}
 
 
 __all__ = ["LegalActions", "has_play", "legal_actions"]

@@ -137,7 +137,11 @@ ORDER = {"play": 0, "remove": 1, "steal": 2, "swap": 3, "rearrange": 4, "discard
 
 
 def check(state: dict, seat: str) -> list[dict]:
-    listed = list(engine.legal_actions(state, seat))
+    legal = engine.legal_actions(state, seat)
+    listed = list(legal)
+    assert len(listed) == len(legal)  # the count is the walk's length
+    by_index = [engine.legal_actions(state, seat)[i] for i in range(len(legal))]
+    assert json.dumps(by_index) == json.dumps(listed)  # each built alone, key order too
     keys = [json.dumps(a, sort_keys=True) for a in listed]
     assert len(set(keys)) == len(keys), "an action is listed twice"
     for a in listed:
