@@ -1,7 +1,8 @@
 """Rules engine for Geared: Build Your Bike (shared/rules/geared.md, G1-G19). Pure: no I/O.
 
 The state is a plain JSON-safe dict; `apply` returns a new state and never mutates its input.
-Legal-move generation lives in games/geared/moves.py, views in games/geared/viewing.py.
+Legal-move generation lives in games/geared/legal.py, views in games/geared/viewing.py; what
+a build may hold (G9, G12) in games/geared/builds.py, which both use.
 """
 
 from __future__ import annotations
@@ -9,9 +10,18 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from games.geared import moves
 from games.geared.bots import greedy_bot
-from games.geared.builds import common_level, placement_error, placement_ok, score
+from games.geared.builds import (
+    FITS,
+    JOINED,
+    PKEY,
+    arrival_level,
+    build_key,
+    entries_key,
+    part_key,
+    placement_error,
+    score,
+)
 from games.geared.cards import (
     ACTION,
     ACTION_NAMES,
@@ -23,9 +33,9 @@ from games.geared.cards import (
     LEVEL,
     PART,
     PART_NAMES,
-    TYPE_BIT,
     card_name,
 )
+from games.geared.legal import has_play
 from games.geared.legal import legal_actions as _legal_actions
 from games.geared.viewing import view
 from games.interface import IllegalMove
@@ -197,26 +207,10 @@ def apply(state: dict, seat: str, action: dict) -> dict:
     if not isinstance(action, dict):
         raise IllegalMove("An action must be an object with a type.")
     kind = action.get("type")
-    fast = _FAST.get(kind) if type(kind) is str else None
-    if fast is not None:
-        new = fast(state, seat, action)
-        if new is not None:
-            return new
-    return _apply(state, seat, action, kind)
-
-
-def _apply(state: dict, seat: str, action: dict, kind: object) -> dict:
-    """apply's checks and changes through the action's handler, on a draft (see _w): the rules
-    as written. _play_fast gives the same result for the plays it accepts."""
-    handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
+    handler = _HANDLERS.get(kind) if type(kind) is str or isinstance(kind, str) else None
     if handler is None:
         raise IllegalMove(f"Unknown action type {kind!r}.")
-    new = state.copy()
-    new[_OWN] = set()  # see _w
-    new["events"] = state["events"].copy()  # every action records an event
-    handler(new, seat, action)
-    del new[_OWN]
-    return new
+    return handler(state, seat, action)
 
 
 def canonical_action(state: dict, seat: str, action: dict) -> dict:
@@ -355,14 +349,6 @@ def _own_build(s: dict, seat: str, build_id: object) -> dict:
         if b["id"] == build_id:
             return b
     raise IllegalMove(f"You have no incomplete build {build_id}.")
-
-
-def _check_placement(s: dict, existing: list[int], incoming: list[tuple[int, int]]) -> None:
-    if placement_ok(_entries(s, existing), incoming):
-        return
-    error = placement_error(_entries(s, existing), incoming)
-    if error:
-        raise IllegalMove(error)
 
 
 # --- state changes -----------------------------------------------------------------------------
@@ -506,76 +492,47 @@ def _discard_action_card(s: dict, seat: str, cid: int) -> None:
 
 
 # --- the actions -------------------------------------------------------------------------------
+# One function per action: it checks the action in the order that gives its refusal (IllegalMove
+# with the sentence a player reads), then builds the new state with copies of only what changes
+# (the rest is shared with the input, see _w). The placement rule is builds.FITS / BESIDE,
+# computed from builds.placement_error, which words the refusal.
 
 
-def _play_fast(state: dict, seat: str, a: dict) -> dict | None:
-    """The state after a play (G5, G10, G18, G7) that passes every check of _do_play, built
-    with only the copies it needs and no draft; None for anything else, which _apply then
-    refuses with _do_play's message (or plays, if this function declined a rare case). The same
-    result as _apply, down to the order of keys (tests/unit/geared/test_geared_fast_apply.py)."""
+def _do_play(state: dict, seat: str, a: dict) -> dict:
+    """G5 (a), (b): one to three parts of one level, into existing or new builds; then G10
+    completions, G18 and the G7 draw."""
+    if len(a) != 3 and (len(a) != 4 or "level" not in a):
+        _fields(a, ("type", "cards", "builds"), ("level",))
     cards = a.get("cards")
     dests = a.get("builds")
-    if type(cards) is not list or type(dests) is not list:
-        return None
-    n = len(cards)
-    if n != len(dests) or len(a) != (4 if "level" in a else 3):
-        return None  # the field checks and their messages: _do_play
-    if n == 1:
-        return _play_one_fast(state, seat, a, cards[0], dests[0])
-    if not 1 < n < 4:
-        return None
-    hand = state["hands"][seat]
-    wild = False
-    level = 0
-    for c in cards:
-        if type(c) is not int or c not in hand or not IS_PART[c]:
-            return None
-        if IS_WILD[c]:
-            wild = True
-        elif not level:
-            level = LEVEL[c]
-        elif level != LEVEL[c]:
-            return None
-    if len(set(cards)) != n:
-        return None
-    if wild:
-        level_given = a.get("level")
-        if type(level_given) is not int or not 0 < level_given < 6:
-            return None
-        if level and level_given != level:
-            return None
-        level = level_given
-    elif len(a) == 4:  # a level without a wild
-        return None
+    if cards is None or dests is None:
+        _fields(a, ("type", "cards", "builds"), ("level",))
+    level, wild = _play_level(state, seat, a, cards, dests)
     mine = state["builds"][seat]
-    groups: dict[object, list[int]] = {}
+    wl = state["wild_levels"]
+    if len(cards) == 1:  # the common case, without grouping
+        index, dest = _destination(state, seat, mine, dests[0])
+        _check_placement(wl, mine[index]["cards"] if index >= 0 else [], cards, level)
+        return _play_one(state, seat, cards[0], index, dest, level, wild)
+    # The cards by destination (an own build's id or a new build's label), in card order, each
+    # with the index of its build in `mine` (-1 for a new build).
+    groups: dict[object, tuple[int, list[int]]] = {}
+    order = []  # the destination of each card, in card order
     for c, dest in sorted(zip(cards, dests, strict=True)):
-        if type(dest) is str:
-            if dest not in NEW_LABELS:
-                return None
-        elif type(dest) is not int or not any(b["id"] == dest for b in mine):
-            return None
+        index, dest = _destination(state, seat, mine, dest)
+        order.append(dest)
         group = groups.get(dest)
         if group is None:
-            groups[dest] = [c]
+            groups[dest] = (index, [c])
         else:
-            group.append(c)
-    wl = state["wild_levels"]
-    for dest, group in groups.items():
-        existing = []
-        if type(dest) is int:
-            for b in mine:
-                if b["id"] == dest:
-                    existing = [
-                        (c, wl[c - FIRST_WILD] if IS_WILD[c] else LEVEL[c]) for c in b["cards"]
-                    ]
-                    break
-        if not placement_ok(existing, [(c, level) for c in group]):
-            return None
-    # Legal: play it. Copies of what changes; the rest is shared with `state` (see _w).
+            group[1].append(c)
+    for index, group in groups.values():
+        _check_placement(wl, mine[index]["cards"] if index >= 0 else [], group, level)
+    # Legal: play it.
     new = state.copy()
     events = new["events"] = state["events"].copy()
     new["hands"] = state["hands"].copy()
+    hand = state["hands"][seat]
     my_hand = [c for c in hand if c not in cards]
     my_builds = mine.copy()
     new["builds"] = builds = state["builds"].copy()
@@ -583,79 +540,61 @@ def _play_fast(state: dict, seat: str, a: dict) -> dict | None:
     if wild:
         wl = new["wild_levels"] = wl.copy()
     next_id = state["next_build_id"]
-    placed: dict[int, int] = {}
-    touched = []
-    for dest, group in groups.items():
-        if type(dest) is str:
-            build = {"id": next_id, "cards": []}
+    full = []
+    for dest, (index, group) in groups.items():
+        if index < 0:
+            build = {"id": next_id, "cards": group.copy()}
             next_id += 1
             my_builds.append(build)
+            order = [build["id"] if d == dest else d for d in order]
         else:
-            for i, b in enumerate(my_builds):
-                if b["id"] == dest:
-                    build = my_builds[i] = {"id": dest, "cards": b["cards"].copy()}
-                    break
-        touched.append(build)
-        bcards = build["cards"]
-        bid = build["id"]
-        for c in group:
-            bcards.append(c)
-            if IS_WILD[c]:
-                wl[c - FIRST_WILD] = level
-            placed[c] = bid
+            b = mine[index]
+            build = my_builds[index] = {"id": dest, "cards": [*b["cards"], *group]}
+        if wild:
+            for c in group:
+                if IS_WILD[c]:
+                    wl[c - FIRST_WILD] = level
+        if len(build["cards"]) >= 3:
+            full.append(build)
     if next_id != state["next_build_id"]:
         new["next_build_id"] = next_id
-    order = sorted(placed)
     events.append(
         {
             "n": len(events) + 1,
             "seat": seat,
             "type": "played",
-            "cards": order,
-            "builds": [placed[c] for c in order],
+            "cards": sorted(cards),
+            "builds": order,
             "level": level if wild else None,
         }
     )
-    full = [b for b in touched if len(b["cards"]) >= 3]
-    return _after_play(new, state, seat, my_hand, full, n)
+    return _close(new, state, seat, my_hand, full, len(cards))
 
 
-def _play_one_fast(state: dict, seat: str, a: dict, c: object, dest: object) -> dict | None:
-    """_play_fast for one card."""
-    hand = state["hands"][seat]
-    if type(c) is not int or c not in hand or not IS_PART[c]:
-        return None
-    wild = IS_WILD[c]
-    if wild:
-        level = a.get("level")
-        if type(level) is not int or not 0 < level < 6:
-            return None
-    elif len(a) == 4:  # a level without a wild
-        return None
-    else:
-        level = LEVEL[c]
-    mine = state["builds"][seat]
-    wl = state["wild_levels"]
-    if type(dest) is str:
-        if dest not in NEW_LABELS:
-            return None
-        index = -1
-    elif type(dest) is int:
-        for index, b in enumerate(mine):  # noqa: B007
+def _destination(state: dict, seat: str, mine: list[dict], dest: object) -> tuple[int, object]:
+    """(index in `mine` or -1 for a new build, the build's id or the new build's label) of a
+    play's destination; refuses anything else."""
+    if type(dest) is int:
+        for index, b in enumerate(mine):
             if b["id"] == dest:
-                break
-        else:
-            return None
-        existing = b["cards"]
-        if not _joins(wl, existing, c, level):  # G9, G12
-            return None
-    else:
-        return None
+                return index, dest
+        _own_build(state, seat, dest)  # the refusal
+    if isinstance(dest, str):
+        if dest not in NEW_LABELS:
+            raise IllegalMove('A new build is named "new1", "new2" or "new3".')
+        return -1, dest
+    b = _own_build(state, seat, dest)  # the refusal (or an int of another type)
+    return mine.index(b), b["id"]
+
+
+def _play_one(state: dict, seat: str, c: int, index: int, dest: object, level: int, wild: bool):
+    """_do_play's changes for one checked card `c` into `mine[index]` (-1: a new build)."""
     new = state.copy()
     events = new["events"] = state["events"].copy()
     new["hands"] = state["hands"].copy()
-    my_hand = hand.copy()
+    my_hand = state["hands"][seat].copy()
     my_hand.remove(c)
+    mine = state["builds"][seat]
     my_builds = mine.copy()
     new["builds"] = builds = state["builds"].copy()
     builds[seat] = my_builds
@@ -666,9 +605,9 @@ def _play_one_fast(state: dict, seat: str, a: dict, c: object, dest: object) -> 
         new["next_build_id"] = bid + 1
     else:
         bid = dest
-        build = my_builds[index] = {"id": dest, "cards": [*existing, c]}
+        build = my_builds[index] = {"id": bid, "cards": [*mine[index]["cards"], c]}
     if wild:
-        wl = new["wild_levels"] = wl.copy()
+        wl = new["wild_levels"] = state["wild_levels"].copy()
         wl[c - FIRST_WILD] = level
     events.append(
         {
@@ -680,17 +619,72 @@ def _play_one_fast(state: dict, seat: str, a: dict, c: object, dest: object) -> 
             "level": level if wild else None,
         }
     )
-    full = [build] if len(build["cards"]) >= 3 else ()
-    return _after_play(new, state, seat, my_hand, full, 1)
+    return _close(new, state, seat, my_hand, [build] if len(build["cards"]) >= 3 else [], 1)
 
 
-def _after_play(new: dict, state: dict, seat: str, my_hand: list, full, n: int) -> dict:
-    """The end of a fast action: the completed builds `full` (G10, G11), G18, then the draw
-    (G7). `new` holds copies of the hands and of whatever the action changed."""
+def _play_level(state: dict, seat: str, a: dict, cards: object, dests: object) -> tuple[int, bool]:
+    """G5 (b), G12: the cards are one to three distinct Parts cards in the hand, of one level;
+    returns (that level, whether a wild is played): a wild's level is given, and equals the
+    printed parts' level."""
+    if type(cards) is not list or not 1 <= len(cards) <= 3:
+        raise IllegalMove("A play is a list of one to three Parts cards.")
+    if type(dests) is not list or len(dests) != len(cards):
+        raise IllegalMove("A play needs one destination build per card.")
+    for c in cards:
+        if type(c) is not int or not 0 <= c < DECK_SIZE:
+            _card_id(c)
+    if len(cards) > 1 and len(set(cards)) != len(cards):
+        raise IllegalMove("A card can be played only once.")
+    hand = state["hands"][seat]
+    printed = 0  # the printed parts' level
+    mixed = wild = False
+    for c in cards:
+        if c not in hand:
+            raise IllegalMove(f"You do not hold card {c}.")
+        if not IS_PART[c]:
+            raise IllegalMove(
+                f"{card_name(c)} is an Action card: play it on its own, not with parts."
+            )
+        if IS_WILD[c]:
+            wild = True
+        elif not printed:
+            printed = LEVEL[c]
+        elif printed != LEVEL[c]:
+            mixed = True
+    if mixed:
+        raise IllegalMove("Parts played together must all be of the same level.")
+    if not wild:
+        if "level" in a:
+            raise IllegalMove("A level is given only when a wild is played.")
+        return printed, False
+    if "level" not in a:
+        raise IllegalMove("Say which level the wild takes.")
+    level = a["level"]
+    if type(level) is not int or not 0 < level < 6:
+        level = _level(level)
+    if printed and level != printed:
+        raise IllegalMove(f"A wild played with Level {printed} parts takes Level {printed}.")
+    return level, True
+
+
+def _check_placement(wl: list, existing, group: list[int], level: int, whose: str = "Your") -> None:
+    """G9, G12: the parts of `group` at `level` may join a build holding `existing`."""
+    key = build_key(wl, existing) if existing else 0
+    for c in group:
+        i = key * 30 + (PKEY[c] if c < FIRST_WILD else PKEY[c] + 3 * level - 3)  # part_key
+        if not FITS[i]:
+            entries = [(x, wl[x - FIRST_WILD] if IS_WILD[x] else LEVEL[x]) for x in existing]
+            raise IllegalMove(placement_error(entries, [(x, level) for x in group], whose))
+        key = JOINED[i]
+
+
+def _close(new: dict, state: dict, seat: str, my_hand: list, full: list, n: int) -> dict:
+    """The end of a play or steal: the completed builds `full` (G10, G11), G18, then the draw of
+    n cards (G7). `new` holds copies of the hands and of whatever the action changed."""
     if not full and state["scores"][seat] < state["target"]:
         return _next_turn(new, state, seat, my_hand, n)
     new["hands"][seat] = my_hand
-    new[_OWN] = set()  # the rules' own helpers from here: they copy again what they change
+    new[_OWN] = set()  # the draft's helpers from here: they copy again what they change
     for build in full:
         _complete_if_full(new, seat, build)
     if not _reached_target(new, seat):
@@ -700,8 +694,8 @@ def _after_play(new: dict, state: dict, seat: str, my_hand: list, full, n: int) 
 
 
 def _next_turn(new: dict, state: dict, seat: str, my_hand: list, n: int) -> dict:
-    """_end_turn for a fast action, whose hand (after it) is `my_hand`: draw n cards, then the
-    next seat plays. A reshuffle (or nothing to draw) goes to _end_turn itself."""
+    """G7: draw n cards (the top of the pile, top first) into `my_hand`, the seat's hand after
+    its action, then the next seat plays. A reshuffle (or nothing to draw) goes to _end_turn."""
     draw = state["draw"]
     if not 0 < n <= len(draw):
         new["hands"][seat] = my_hand
@@ -709,7 +703,7 @@ def _next_turn(new: dict, state: dict, seat: str, my_hand: list, n: int) -> dict
         _end_turn(new, seat, n)
         del new[_OWN]
         return new
-    drawn = draw[: -n - 1 : -1]  # the top of the pile, top first
+    drawn = draw[: -n - 1 : -1]
     new["draw"] = draw[:-n]
     my_hand += drawn
     my_hand.sort()
@@ -722,7 +716,7 @@ def _next_turn(new: dict, state: dict, seat: str, my_hand: list, n: int) -> dict
 
 
 def _locate(builds: dict, cid: int) -> tuple[str, int, dict] | None:
-    """(owner, index, build) of the incomplete build holding part `cid` (_find_part)."""
+    """(owner, index, build) of the incomplete build holding part `cid`, or None."""
     for owner, owned in builds.items():
         for i, b in enumerate(owned):
             if cid in b["cards"]:
@@ -730,8 +724,28 @@ def _locate(builds: dict, cid: int) -> tuple[str, int, dict] | None:
     return None
 
 
-def _draft(state: dict, seat: str, card: int) -> tuple[dict, list, list]:
-    """A fast Action card's new state: copies of the state, its events and hands, the seat's
+def _action_card(state: dict, seat: str, card: object, kind: int) -> int:
+    if type(card) is not int:
+        card = _card_id(card)
+    if card not in state["hands"][seat]:
+        _card_id(card)
+        raise IllegalMove(f"You do not hold card {card}.")
+    if ACTION[card] != kind:
+        raise IllegalMove(f"Card {card} is not a {ACTION_NAMES[kind]} card.")
+    return card
+
+
+def _table_part(state: dict, value: object, what: str) -> tuple[int, str, int, dict]:
+    """(card, owner, index, build) of a part in an incomplete build on the table."""
+    cid = value if type(value) is int and 0 <= value < DECK_SIZE else _card_id(value, what)
+    found = _locate(state["builds"], cid)
+    if found is None:
+        raise IllegalMove(f"Card {cid} is not a part in an incomplete build on the table.")
+    return cid, *found
+
+
+def _spent(state: dict, seat: str, card: int) -> tuple[dict, list, list]:
+    """The new state after an Action card: copies of the state, its events and hands, the seat's
     hand without `card` (returned) and the discard pile with it on top; (new, events, hand)."""
     new = state.copy()
     events = new["events"] = state["events"].copy()
@@ -743,7 +757,8 @@ def _draft(state: dict, seat: str, card: int) -> tuple[dict, list, list]:
 
 
 def _without(builds: dict, owner: str, index: int, build: dict, cid: int) -> None:
-    """_take_from_build on copies: `builds` is the new state's (copied) dict of builds."""
+    """`owner`'s build at `index` without part cid (gone if it empties), in `builds`, the new
+    state's copy of the builds."""
     owned = builds[owner] = builds[owner].copy()
     left = build["cards"].copy()
     left.remove(cid)
@@ -753,19 +768,15 @@ def _without(builds: dict, owner: str, index: int, build: dict, cid: int) -> Non
         del owned[index]
 
 
-def _remove_fast(state: dict, seat: str, a: dict) -> dict | None:
-    """_do_remove for an action that passes its checks (else None, as _play_fast)."""
-    card = a.get("card")
-    target = a.get("target")
-    if len(a) != 3 or type(card) is not int or type(target) is not int:
-        return None
-    if card not in state["hands"][seat] or ACTION[card] != 0:
-        return None
-    found = _locate(state["builds"], target)
-    if found is None:
-        return None
-    owner, index, build = found
-    new, events, my_hand = _draft(state, seat, card)
+def _do_remove(state: dict, seat: str, a: dict) -> dict:
+    """G13: one part of any incomplete build goes to the discard pile."""
+    if len(a) != 3 or "card" not in a or "target" not in a:
+        _fields(a, ("type", "card", "target"))
+    card = _action_card(state, seat, a["card"], 0)
+    if not any(state["builds"].values()):
+        raise IllegalMove("There is no part on the table to remove.")
+    target, owner, index, build = _table_part(state, a["target"], "target")
+    new, events, my_hand = _spent(state, seat, card)
     new["discard"].insert(-1, target)  # the part, then the Remove card
     builds = new["builds"] = state["builds"].copy()
     _without(builds, owner, index, build, target)
@@ -790,46 +801,39 @@ def _remove_fast(state: dict, seat: str, a: dict) -> dict | None:
     return _next_turn(new, state, seat, my_hand, 1)
 
 
-def _steal_fast(state: dict, seat: str, a: dict) -> dict | None:
-    """_do_steal for an action that passes its checks (else None, as _play_fast)."""
-    card = a.get("card")
+def _do_steal(state: dict, seat: str, a: dict) -> dict:
+    """G14: take an opponent's part into one of one's builds or a new build."""
+    card = _action_card(state, seat, a.get("card"), 1)
+    builds = state["builds"]
     target = a.get("target")
-    to = a.get("to")
-    if type(card) is not int or type(target) is not int:
-        return None
-    if card not in state["hands"][seat] or ACTION[card] != 1:
-        return None
-    found = _locate(state["builds"], target)
-    if found is None or found[0] == seat:
-        return None
+    found = _locate(builds, target) if type(target) is int else None
+    if found is None or found[0] == seat:  # else an opponent has a part on the table
+        if not any(b for o, b in builds.items() if o != seat):
+            raise IllegalMove("No opponent has a part on the table to steal.")
+        target, *found = _table_part(state, target, "target")
     owner, index, source = found
     wild = IS_WILD[target]
+    if len(a) != 4 + wild or "to" not in a or (wild and "level" not in a):
+        _fields(a, ("type", "card", "target", "to"), ("level",) if wild else ())
+    if owner == seat:
+        raise IllegalMove("You cannot steal from yourself: rearrange your own parts instead.")
     if wild:
-        level = a.get("level")
-        if len(a) != 5 or type(level) is not int or not 0 < level < 6:
-            return None
-    elif len(a) != 4:
-        return None
+        if "level" not in a:
+            raise IllegalMove("Say which level the stolen wild takes.")
+        level = _level(a["level"])
     else:
         level = LEVEL[target]
-    mine = state["builds"][seat]
+    to = a["to"]
     wl = state["wild_levels"]
-    if type(to) is str:
-        if to != "new":
-            return None
+    mine = builds[seat]
+    if to == "new":
         at = -1
-    elif type(to) is int:
-        for at, b in enumerate(mine):  # noqa: B007
-            if b["id"] == to:
-                break
-        else:
-            return None
-        if not _joins(wl, b["cards"], target, level):
-            return None
     else:
-        return None
-    new, events, my_hand = _draft(state, seat, card)
-    builds = new["builds"] = state["builds"].copy()
+        dest = _own_build(state, seat, to)
+        at = mine.index(dest)
+        _check_placement(wl, dest["cards"], [target], level)
+    new, events, my_hand = _spent(state, seat, card)
+    builds = new["builds"] = builds.copy()
     _without(builds, owner, index, source, target)
     mine = builds[seat] = mine.copy()
     if at < 0:
@@ -838,7 +842,7 @@ def _steal_fast(state: dict, seat: str, a: dict) -> dict | None:
         mine.append(dest)
         new["next_build_id"] = bid + 1
     else:
-        dest = mine[at] = {"id": to, "cards": [*mine[at]["cards"], target]}
+        dest = mine[at] = {"id": dest["id"], "cards": [*mine[at]["cards"], target]}
     if wild:
         target_level = wl[target - FIRST_WILD]
         wl = new["wild_levels"] = wl.copy()
@@ -859,33 +863,51 @@ def _steal_fast(state: dict, seat: str, a: dict) -> dict | None:
             "to": dest["id"],
         }
     )
-    return _after_play(new, state, seat, my_hand, [dest] if len(dest["cards"]) >= 3 else (), 1)
+    return _close(new, state, seat, my_hand, [dest] if len(dest["cards"]) >= 3 else [], 1)
 
 
-def _swap_fast(state: dict, seat: str, a: dict) -> dict | None:
-    """_do_swap for an action that passes its checks (else None, as _play_fast)."""
-    card = a.get("card")
-    mine = a.get("mine")
-    theirs = a.get("theirs")
-    if len(a) != 4 or type(card) is not int or type(mine) is not int or type(theirs) is not int:
-        return None
-    if card not in state["hands"][seat] or ACTION[card] != 2:
-        return None
-    builds = state["builds"]
-    found = _locate(builds, mine)
-    other = _locate(builds, theirs)
-    if found is None or other is None or found[0] != seat or other[0] == seat:
-        return None
-    _, my_index, my_build = found
-    owner, their_index, their_build = other
-    levels = swap_levels(state, my_build["cards"], mine, their_build["cards"], theirs)
-    if isinstance(levels, str):
-        return None
+def _swap_levels(wl: list, mine_build: list[int], mine: int, theirs_build: list[int], theirs: int):
+    """G15, G9, G12: (the level `theirs` takes in my build, the level `mine` takes in theirs),
+    or the refusal's sentence (builds.arrival_level: a moved wild takes the level of the parts
+    it joins, or keeps its own when it arrives alone)."""
+    out = []
+    for build, leaving, arriving, whose in (
+        (mine_build, mine, theirs, "Your"),
+        (theirs_build, theirs, mine, "Their"),
+    ):
+        left = [(c, wl[c - FIRST_WILD] if IS_WILD[c] else LEVEL[c]) for c in build if c != leaving]
+        now = wl[arriving - FIRST_WILD] if IS_WILD[arriving] else LEVEL[arriving]
+        level = arrival_level(left, arriving, now)
+        if level is None:
+            return (
+                f"The Wild {PART_NAMES[PART[arriving]]} cannot enter a build whose parts "
+                "do not share one level."
+            )
+        if not FITS[entries_key(left) * 30 + part_key(arriving, level)]:
+            return placement_error(left, [(arriving, level)], whose)
+        out.append(level)
+    return out[0], out[1]
+
+
+def _do_swap(state: dict, seat: str, a: dict) -> dict:
+    """G15: exchange one of one's parts with an opponent's part."""
+    if len(a) != 4 or "card" not in a or "mine" not in a or "theirs" not in a:
+        _fields(a, ("type", "card", "mine", "theirs"))
+    card = _action_card(state, seat, a["card"], 2)
+    mine, mine_owner, my_index, my_build = _table_part(state, a["mine"], "part of yours")
+    theirs, owner, their_index, their_build = _table_part(state, a["theirs"], "opponent's part")
+    if mine_owner != seat:
+        raise IllegalMove("The first part of a Swap must be in one of your builds.")
+    if owner == seat:
+        raise IllegalMove("The second part of a Swap must be in an opponent's build.")
     wl = state["wild_levels"]
+    levels = _swap_levels(wl, my_build["cards"], mine, their_build["cards"], theirs)
+    if isinstance(levels, str):
+        raise IllegalMove(levels)
     mine_level = wl[mine - FIRST_WILD] if IS_WILD[mine] else LEVEL[mine]
     theirs_level = wl[theirs - FIRST_WILD] if IS_WILD[theirs] else LEVEL[theirs]
-    new, events, my_hand = _draft(state, seat, card)
-    builds = new["builds"] = builds.copy()
+    new, events, my_hand = _spent(state, seat, card)
+    builds = new["builds"] = state["builds"].copy()
     for who, i, build, out, into in (
         (seat, my_index, my_build, mine, theirs),
         (owner, their_index, their_build, theirs, mine),
@@ -918,136 +940,25 @@ def _swap_fast(state: dict, seat: str, a: dict) -> dict | None:
     return _next_turn(new, state, seat, my_hand, 1)
 
 
-def _joins(wl: list, cards: list[int], c: int, level: int) -> bool:
-    """builds.placement_ok for one part `c` at `level` joining a build holding `cards`."""
-    bit = TYPE_BIT[c]
-    wild = IS_WILD[c]
-    for x in cards:
-        if TYPE_BIT[x] & bit:
-            return False
-        if IS_WILD[x]:
-            wild = True
-    if wild:
-        for x in cards:
-            if (wl[x - FIRST_WILD] if IS_WILD[x] else LEVEL[x]) != level:
-                return False
-    return True
+# Rearranging, discarding and passing (rare) change a draft of the state (see _w).
 
 
-# The actions apply tries without a draft first (the others, rare, only through _apply).
-_FAST = {"play": _play_fast, "remove": _remove_fast, "steal": _steal_fast, "swap": _swap_fast}
+def _drafted(handler):
+    """An action made of the draft's helpers: `handler(draft, seat, action)` changes a draft."""
+
+    def run(state: dict, seat: str, a: dict) -> dict:
+        new = state.copy()
+        new[_OWN] = set()
+        new["events"] = state["events"].copy()  # every action records an event
+        handler(new, seat, a)
+        del new[_OWN]
+        return new
+
+    run.__doc__ = handler.__doc__
+    return run
 
 
-def _do_play(s: dict, seat: str, a: dict) -> None:
-    """G5 (a), (b): one to three parts of one level, into existing or new builds; then G10
-    completions, G18 and the G7 draw."""
-    _fields(a, ("type", "cards", "builds"), ("level",))
-    cards = a["cards"]
-    level, has_wild = _play_level(s, seat, a)
-    groups = _play_groups(s, seat, cards, a["builds"], level)
-    touched = _place_play(s, seat, groups, level, has_wild)
-    for build in touched:
-        _complete_if_full(s, seat, build)
-    if not _reached_target(s, seat):
-        _end_turn(s, seat, len(cards))
-
-
-def _play_level(s: dict, seat: str, a: dict) -> tuple[int, bool]:
-    """G5 (b), G12: the cards are one to three distinct Parts cards in the hand, of one level;
-    returns (that level, whether a wild is played): a wild's level is given, and equals the
-    printed parts' level."""
-    cards, dests = a["cards"], a["builds"]
-    if not isinstance(cards, list) or not 1 <= len(cards) <= 3:
-        raise IllegalMove("A play is a list of one to three Parts cards.")
-    if not isinstance(dests, list) or len(dests) != len(cards):
-        raise IllegalMove("A play needs one destination build per card.")
-    for c in cards:
-        _card_id(c)
-    if len(set(cards)) != len(cards):
-        raise IllegalMove("A card can be played only once.")
-    hand = s["hands"][seat]
-    printed = set()
-    has_wild = False
-    for c in cards:
-        if c not in hand:
-            raise IllegalMove(f"You do not hold card {c}.")
-        if not IS_PART[c]:
-            raise IllegalMove(
-                f"{card_name(c)} is an Action card: play it on its own, not with parts."
-            )
-        if IS_WILD[c]:
-            has_wild = True
-        else:
-            printed.add(LEVEL[c])
-    if len(printed) > 1:
-        raise IllegalMove("Parts played together must all be of the same level.")
-    if not has_wild:
-        if "level" in a:
-            raise IllegalMove("A level is given only when a wild is played.")
-        return printed.pop(), False
-    if "level" not in a:
-        raise IllegalMove("Say which level the wild takes.")
-    level = _level(a["level"])
-    if printed and level not in printed:
-        raise IllegalMove(
-            f"A wild played with Level {min(printed)} parts takes Level {min(printed)}."
-        )
-    return level, True
-
-
-def _play_groups(
-    s: dict, seat: str, cards: list[int], dests: list, level: int
-) -> dict[object, list[int]]:
-    """The cards by destination (an own build id, or a new build's label in order of first
-    appearance), each group checked against its build (G9, G12)."""
-    groups: dict[object, list[int]] = {}
-    for c, dest in sorted(zip(cards, dests, strict=True)):
-        if isinstance(dest, str):
-            if dest not in NEW_LABELS:
-                raise IllegalMove('A new build is named "new1", "new2" or "new3".')
-            key: object = dest
-        else:
-            key = _own_build(s, seat, dest)["id"]
-        groups.setdefault(key, []).append(c)
-    for key, group in groups.items():
-        existing = [] if isinstance(key, str) else _own_build(s, seat, key)["cards"]
-        _check_placement(s, existing, [(c, level) for c in group])
-    return groups
-
-
-def _place_play(
-    s: dict, seat: str, groups: dict[object, list[int]], level: int, has_wild: bool
-) -> list[dict]:
-    """G5: the checked play from hand to builds, and its event; returns the builds it touched."""
-    hand = _w_seat(s, "hands", seat)
-    placed: dict[int, int] = {}
-    touched = []
-    for key, group in groups.items():
-        if isinstance(key, str):
-            build = _new_build(s, seat)
-        else:
-            build = _w_build(s, seat, _own_build(s, seat, key))
-        touched.append(build)
-        for c in group:
-            hand.remove(c)
-            _place(s, build, c, level)
-            placed[c] = build["id"]
-    order = sorted(placed)
-    events = s["events"]
-    events.append(
-        {
-            "n": len(events) + 1,
-            "seat": seat,
-            "type": "played",
-            "cards": order,
-            "builds": [placed[c] for c in order],
-            "level": level if has_wild else None,
-        }
-    )
-    return touched
-
-
-def _do_rearrange(s: dict, seat: str, a: dict) -> None:
+def _rearrange(s: dict, seat: str, a: dict) -> None:
     """G6: move one of one's parts to another of one's builds or a new build; free."""
     card = _card_id(a.get("card"))
     _fields(a, ("type", "card", "to"), ("level",) if IS_WILD[card] else ())
@@ -1069,7 +980,7 @@ def _do_rearrange(s: dict, seat: str, a: dict) -> None:
         target = _own_build(s, seat, to)
         if target is source:
             raise IllegalMove("That part is already in that build.")
-        _check_placement(s, target["cards"], [(card, level)])
+        _check_placement(s["wild_levels"], target["cards"], [card], level)
         target = _w_build(s, seat, target)
     source = _w_build(s, seat, source)
     _take_from_build(s, seat, source, card)
@@ -1089,171 +1000,19 @@ def _do_rearrange(s: dict, seat: str, a: dict) -> None:
     _reached_target(s, seat)
 
 
-def _action_card(s: dict, seat: str, a: dict, kind: int) -> int:
-    card = _card_id(a.get("card"))
-    _in_hand(s, seat, card)
-    if ACTION[card] != kind:
-        raise IllegalMove(f"Card {card} is not a {ACTION_NAMES[kind]} card.")
-    return card
-
-
-def _table_part(s: dict, value: object, what: str) -> tuple[int, str, dict]:
-    cid = _card_id(value, what)
-    found = _find_part(s, cid)
-    if found is None:
-        raise IllegalMove(f"Card {cid} is not a part in an incomplete build on the table.")
-    return cid, found[0], found[1]
-
-
-def _do_remove(s: dict, seat: str, a: dict) -> None:
-    """G13: one part of any incomplete build goes to the discard pile."""
-    _fields(a, ("type", "card", "target"))
-    card = _action_card(s, seat, a, 0)
-    if not any(s["builds"].values()):
-        raise IllegalMove("There is no part on the table to remove.")
-    target, owner, build = _table_part(s, a["target"], "target")
-    target_level = _level_of(s, target)
-    build = _w_build(s, owner, build)
-    _take_from_build(s, owner, build, target)
-    _clear_wild(s, target)
-    _w(s, "discard").append(target)
-    _discard_action_card(s, seat, card)
-    _event(
-        s,
-        seat,
-        "removed",
-        card=card,
-        target=target,
-        target_level=target_level,
-        owner=owner,
-        source=build["id"],
-    )
-    _end_turn(s, seat, 1)
-
-
-def _do_steal(s: dict, seat: str, a: dict) -> None:
-    """G14: take an opponent's part into one of one's builds or a new build."""
-    card = _action_card(s, seat, a, 1)
-    if not any(b for o, b in s["builds"].items() if o != seat):
-        raise IllegalMove("No opponent has a part on the table to steal.")
-    target, owner, source = _table_part(s, a.get("target"), "target")
-    _fields(a, ("type", "card", "target", "to"), ("level",) if IS_WILD[target] else ())
-    if owner == seat:
-        raise IllegalMove("You cannot steal from yourself: rearrange your own parts instead.")
-    if IS_WILD[target]:
-        if "level" not in a:
-            raise IllegalMove("Say which level the stolen wild takes.")
-        level = _level(a["level"])
-    else:
-        level = LEVEL[target]
-    to = a["to"]
-    dest = None if to == "new" else _own_build(s, seat, to)
-    if dest is not None:
-        _check_placement(s, dest["cards"], [(target, level)])
-    target_level = _level_of(s, target)
-    source = _w_build(s, owner, source)
-    _take_from_build(s, owner, source, target)
-    if dest is None:
-        dest = _new_build(s, seat)
-    else:
-        dest = _w_build(s, seat, dest)
-    _place(s, dest, target, level)
-    _discard_action_card(s, seat, card)
-    _event(
-        s,
-        seat,
-        "stole",
-        card=card,
-        target=target,
-        target_level=target_level,
-        level=level if IS_WILD[target] else None,
-        owner=owner,
-        source=source["id"],
-        to=dest["id"],
-    )
-    _complete_if_full(s, seat, dest)
-    if not _reached_target(s, seat):
-        _end_turn(s, seat, 1)
-
-
-def swap_levels(s: dict, mine_build: list[int], mine: int, theirs_build: list[int], theirs: int):
-    """G15 with the G12 ruling: (level of `theirs` in my build, level of `mine` in theirs), or
-    an error message. A moved wild takes the level its new build's other parts share, or keeps
-    its level when it arrives alone."""
-    out = []
-    for build, leaving, arriving, whose in (
-        (mine_build, mine, theirs, "Your"),
-        (theirs_build, theirs, mine, "Their"),
-    ):
-        others = _entries(s, [c for c in build if c != leaving])
-        level = _level_of(s, arriving)
-        if IS_WILD[arriving] and others:
-            shared = common_level(others)
-            if shared is None:
-                return (
-                    f"The Wild {PART_NAMES[PART[arriving]]} cannot enter a build whose parts "
-                    "do not share one level."
-                )
-            level = shared
-        error = placement_error(others, [(arriving, level)], whose)
-        if error:
-            return error
-        out.append(level)
-    return out[0], out[1]
-
-
-def _do_swap(s: dict, seat: str, a: dict) -> None:
-    """G15: exchange one of one's parts with an opponent's part."""
-    _fields(a, ("type", "card", "mine", "theirs"))
-    card = _action_card(s, seat, a, 2)
-    mine, mine_owner, mine_build = _table_part(s, a["mine"], "part of yours")
-    theirs, owner, their_build = _table_part(s, a["theirs"], "opponent's part")
-    if mine_owner != seat:
-        raise IllegalMove("The first part of a Swap must be in one of your builds.")
-    if owner == seat:
-        raise IllegalMove("The second part of a Swap must be in an opponent's build.")
-    levels = swap_levels(s, mine_build["cards"], mine, their_build["cards"], theirs)
-    if isinstance(levels, str):
-        raise IllegalMove(levels)
-    mine_level, theirs_level = _level_of(s, mine), _level_of(s, theirs)
-    mine_build = _w_build(s, seat, mine_build)
-    their_build = _w_build(s, owner, their_build)
-    mine_build["cards"][mine_build["cards"].index(mine)] = theirs
-    their_build["cards"][their_build["cards"].index(theirs)] = mine
-    if IS_WILD[theirs]:
-        _w(s, "wild_levels")[theirs - FIRST_WILD] = levels[0]
-    if IS_WILD[mine]:
-        _w(s, "wild_levels")[mine - FIRST_WILD] = levels[1]
-    _discard_action_card(s, seat, card)
-    _event(
-        s,
-        seat,
-        "swapped",
-        card=card,
-        mine=mine,
-        mine_level=mine_level,
-        theirs=theirs,
-        theirs_level=theirs_level,
-        owner=owner,
-        my_build=mine_build["id"],
-        their_build=their_build["id"],
-    )
-    _end_turn(s, seat, 1)
-
-
-def _do_discard(s: dict, seat: str, a: dict) -> None:
+def _discard(s: dict, seat: str, a: dict) -> None:
     """G8: with no legal play, discard one card and draw one."""
     _fields(a, ("type", "card"))
     card = _card_id(a["card"])
     _in_hand(s, seat, card)
-    if moves.has_play(s, seat):
+    if has_play(s, seat):
         raise IllegalMove("You have a legal play, so you cannot discard.")
     _discard_action_card(s, seat, card)
     _event(s, seat, "discarded", card=card)
     _end_turn(s, seat, 1)
 
 
-def _do_pass(s: dict, seat: str, a: dict) -> None:
+def _pass(s: dict, seat: str, a: dict) -> None:
     """G8: a player with an empty hand passes and draws nothing."""
     _fields(a, ("type",))
     if s["hands"][seat]:
@@ -1264,10 +1023,10 @@ def _do_pass(s: dict, seat: str, a: dict) -> None:
 
 _HANDLERS = {
     "play": _do_play,
-    "rearrange": _do_rearrange,
+    "rearrange": _drafted(_rearrange),
     "remove": _do_remove,
     "steal": _do_steal,
     "swap": _do_swap,
-    "discard": _do_discard,
-    "pass": _do_pass,
+    "discard": _drafted(_discard),
+    "pass": _drafted(_pass),
 }

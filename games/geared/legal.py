@@ -1,25 +1,29 @@
-"""The legal actions of the active player as a lazy, read-only sequence (LegalActions).
+"""The legal actions of the active player (G5-G8, G13-G16) as a lazy, read-only sequence
+(LegalActions), in the order the page lists them: plays of one card, of two, of three, Remove,
+Steal, Swap, rearrangements, then discard or pass. This is the move generator, and the rules'
+only enumeration: engine.apply's G8 check (has_play) asks it whether a play exists.
 
 A 4-seat position lists ~86 actions on average and a random bot uses one, so `legal_actions`
-only counts them, per kind ("segments": plays of one card, of two, of three, Remove, Steal,
-Swap, rearrangements, discard or pass), and `legal[i]` builds the i-th action alone: it finds
-its segment by bisection, then walks the segment's cards subtracting their counts. Iterating,
-`in`, == and repr build the whole list once with moves.listing, the reference enumeration
-(the pages and the greedy bot read every action: they pay what they paid before).
+only counts them, per kind ("segments"), and `legal[i]` builds the i-th action alone: it finds
+its segment by bisection, then the segment's walk (a generator: one per kind) skips whole cards
+by their counts to its j-th action. Iterating, `in`, == and repr read every segment's walk from
+its start: one enumeration for both.
 
-Counting follows moves.listing without listing:
+Who may go where is builds.FITS (and BESIDE for swaps), computed from builds.placement_error,
+the rule that also words apply's refusals:
 
-- How many builds of mine each kind of part may join (G9, G12), for the 18 kinds at once
-  (_counts): most actions are one per such build, plus the new-build ones.
+- How many builds of mine each kind of part may join, for the 18 kinds at once (_counts): one
+  packed row of counts per build key, summed over my builds.
 - The plays of two and three cards: closed forms in those numbers (_count_two, _count_three);
   which pairs and triples of a hand may be played together depends only on the kinds of its
   parts, and is kept per kind of hand (_combos).
-- Swaps: my parts as bit masks per type (_Mine); a count is a popcount.
+- Swaps: my parts that may swap with each opponent's part as a bit mask (_Mine); a count is a
+  popcount.
 
 Written for CPython's costs: plain loops over small ints and tuples, few objects made per call.
-tests/unit/geared/test_geared_lazy.py compares `[legal[i] for i in range(len(legal))]` with
-moves.listing on many positions (seeded games and made-up ones), and the equivalence digests
-lock both the listing and the choices made by index.
+tests/unit/geared/test_geared_legal.py states what the listing must be (every action apply
+accepts, once, in canonical form, in this order); the equivalence digests lock the listing and
+the choices made by index.
 """
 
 from __future__ import annotations
@@ -27,7 +31,9 @@ from __future__ import annotations
 import operator
 from bisect import bisect_right
 from collections.abc import Sequence
+from itertools import product
 
+from games.geared.builds import ALONE, BESIDE, BESIDE_TYPES, FITS, KEY1, MIXED, PKEY, build_key
 from games.geared.cards import (
     ACTION,
     DECK_SIZE,
@@ -38,34 +44,37 @@ from games.geared.cards import (
     PART,
     TYPE_BIT,
 )
-from games.geared.moves import (
-    _LABELS,
-    _PAIRS,
-    _SIG,
-    _TRIPLES,
-    ALL_LEVELS,
-    _build_info,
-    _infos,
-    _lowest_copies,
-    listing,
-)
+
+NEW_LABELS = ("new1", "new2", "new3")
+ALL_LEVELS = (1, 2, 3, 4, 5)
 
 
 class LegalActions(Sequence):
     """Every legal action of one seat in one state, in listing order: len, index (negative too),
-    slices (lists), iteration, `in`, == with a list or another LegalActions, bool. Read-only, as
+    slices (lists), iteration (every action built in turn, once), `in`, == with a list or
+    another LegalActions, bool. Read-only, as
     is the state it was made from: the dicts it returns must not be changed. `rearranges` is the
     range of the indices of the rearrangements (one run; a bot that seldom rearranges uses it)."""
 
-    __slots__ = ("_state", "_seat", "_ends", "_segs", "_n", "rearranges", "_all")
+    __slots__ = ("_state", "_seat", "_ends", "_segs", "_n", "rearranges", "_all", "_keys", "_fits")
 
     def __init__(
-        self, state: dict, seat: str, ends: list[int], segs: list[tuple], r0: int, r1: int
+        self,
+        state: dict,
+        seat: str,
+        ends: list[int],
+        segs: list[tuple],
+        r0: int,
+        r1: int,
+        keys: list[tuple[int, int]],
+        fits: dict,
     ):
         self._state = state
+        self._keys = keys  # (id, builds.build_key) of each of the seat's builds
+        self._fits = fits  # _of's
         self._seat = seat
         self._ends = ends  # the index after each segment's last action
-        self._segs = segs  # (function building the segment's j-th action, *its data)
+        self._segs = segs  # (the segment's walk: its actions from the j-th on, *its data)
         self._n = ends[-1] if ends else 0
         self.rearranges = range(r0, r1)
         self._all: list[dict] | None = None
@@ -85,11 +94,18 @@ class LegalActions(Sequence):
         ends = self._ends
         k = bisect_right(ends, i)
         seg = self._segs[k]
-        return seg[0](self._state, self._seat, seg, i - ends[k - 1] if k else i)
+        return next(seg[0](self, seg, i - ends[k - 1] if k else i))
+
+    def dests(self, c: int) -> list:
+        """The builds of the seat's card c may join (_of)."""
+        return _of(self._fits, self._keys, c)
 
     def _list(self) -> list[dict]:
         if self._all is None:
-            self._all = listing(self._state, self._seat)
+            out = []
+            for seg in self._segs:
+                out += seg[0](self, seg, 0)
+            self._all = out
         return self._all
 
     def __iter__(self):
@@ -114,66 +130,52 @@ class LegalActions(Sequence):
         return repr(self._list())
 
 
-# How many builds of mine each kind of part may join (G9, G12): a printed part, those that lack
-# its type and hold no wild or a wild of its level; a wild, those that lack its type and whose
-# parts share a level. _counts gives them as a list indexed by kind, _FIELD[c]: 3 * (level - 1)
-# + type for a printed part (0-14), 15 + type for a wild. A build without a wild counts for
-# every level of the types it lacks, so those are summed per type first, 8 bits a type in one
-# small int: A (the builds a printed part may join) in bits 0-23, C (a wild) in bits 24-47.
+# How many builds of mine each kind of part may join (G9, G12, from builds.FITS), as a list
+# indexed by kind, _FIELD[c]: the part key for a printed part (0-14), 15 + type for a wild (at
+# the level the build's parts share, whichever it is). _ROW[build key] packs one build's counts,
+# 8 bits a kind, so that a sum over my builds counts them all at once.
 _FIELD = tuple(
-    (15 + PART[c] if IS_WILD[c] else 3 * (LEVEL[c] - 1) + PART[c]) if IS_PART[c] else 0
-    for c in range(DECK_SIZE)
+    (15 + PART[c] if IS_WILD[c] else PKEY[c]) if IS_PART[c] else 0 for c in range(DECK_SIZE)
 )
 _NEW = tuple(5 if IS_WILD[c] else 1 for c in range(DECK_SIZE))  # a wild: one a level
-_LACK_A = tuple(sum(1 << 8 * t for t in range(3) if not m >> t & 1) for m in range(8))
-_LACK_AC = tuple(a + (a << 24) for a in _LACK_A)
-_ALONE = tuple(_LACK_AC[TYPE_BIT[c]] for c in range(DECK_SIZE))  # a build of one printed part
+_ROW = tuple(
+    sum(FITS[key * 30 + f] << 8 * f for f in range(15))
+    + sum(
+        sum(FITS[key * 30 + 15 + 3 * (lv - 1) + t] for lv in ALL_LEVELS) << 8 * (15 + t)
+        for t in range(3)
+    )
+    for key in range(128)
+)
+_SHIFTS = tuple(range(0, 8 * 18, 8))
 
 
-def _counts(wl: list, mine: list[dict]) -> tuple[list[int], int]:
-    """(how many builds of mine each kind of part may join, by _FIELD; how many of my
-    rearrangements move a part to a new build: one for a printed part beside another, one a
-    level for a wild, but not its own level when it is alone)."""
+def _counts(wl: list, mine: list[dict]) -> tuple[list[int], int, list[tuple[int, int]]]:
+    """(how many builds of mine each kind of part may join: card c's count is
+    `counts[_FIELD[c]]`; how many of my rearrangements move a part to a new build (G6): one for
+    a printed part beside another, one a level for a wild, but not its own level when it is
+    alone; each build's (id, key))."""
     total = news = 0
-    wilds = None
+    keys = []
     for b in mine:
         cards = b["cards"]
-        if len(cards) == 1:
-            c = cards[0]
-            if c < FIRST_WILD:
-                total += _ALONE[c]
-                continue
-        elif len(cards) == 2:
+        if len(cards) == 1 and cards[0] < FIRST_WILD:
+            key = KEY1[cards[0]]
+        elif len(cards) == 2 and cards[0] < FIRST_WILD and cards[1] < FIRST_WILD:
             c, d = cards
-            if c < FIRST_WILD and d < FIRST_WILD:
-                m = TYPE_BIT[c] | TYPE_BIT[d]
-                total += _LACK_AC[m] if LEVEL[c] == LEVEL[d] else _LACK_A[m]
-                news += 2
-                continue
-        if wilds is None:
-            wilds = [cards]
-        else:
-            wilds.append(cards)
-    a0, a1, a2 = total & 255, total >> 8 & 255, total >> 16 & 255
-    counts = [a0, a1, a2] * 5
-    counts += (total >> 24 & 255, total >> 32 & 255, total >> 40 & 255)
-    if wilds is not None:
-        for cards in wilds:  # with a wild (or not one or two parts: never in a game)
-            _, m, w, lv = _build_info(wl, cards, 0)
-            news += (
-                (4 if lv in ALL_LEVELS else 5) if len(cards) == 1 else sum(_NEW[c] for c in cards)
-            )
-            for t in range(3):
-                if m >> t & 1:
-                    continue
-                if not w:  # printed parts of every level
-                    for f in range(t, 15, 3):
-                        counts[f] += 1
-                elif lv in ALL_LEVELS:  # printed parts of the wild's level
-                    counts[3 * (lv - 1) + t] += 1
-                if lv is not None:  # a wild, which takes the level the parts share
-                    counts[15 + t] += 1
-    return counts, news
+            if LEVEL[c] == LEVEL[d]:
+                key = KEY1[c] | TYPE_BIT[d]
+            else:
+                key = TYPE_BIT[c] | TYPE_BIT[d] | MIXED << 4
+            news += 2
+        else:  # with a wild (or not one or two parts: never in a game)
+            key = build_key(wl, cards)
+            if len(cards) == 1:
+                news += 4 if wl[cards[0] - FIRST_WILD] in ALL_LEVELS else 5
+            else:
+                news += sum(_NEW[c] for c in cards)
+        total += _ROW[key]
+        keys.append((b["id"], key))
+    return [total >> s & 255 for s in _SHIFTS], news, keys
 
 
 def legal_actions(state: dict, seat: str) -> LegalActions:
@@ -182,7 +184,8 @@ def legal_actions(state: dict, seat: str) -> LegalActions:
     builds = state["builds"]
     seats = state["seats"]
     mine = builds[seat]
-    counts, news = _counts(state["wild_levels"], mine)
+    counts, news, keys = _counts(state["wild_levels"], mine)
+    fits: dict = {}
     ends: list[int] = []
     segs: list[tuple] = []
     n = 0
@@ -195,7 +198,7 @@ def legal_actions(state: dict, seat: str) -> LegalActions:
         ends.append(n)
         segs.append((_play_one, parts, xs))
         if len(parts) > 1:
-            n = _count_combos(state, seat, parts, xs, n, ends, segs)
+            n = _count_combos(fits, keys, parts, xs, n, ends, segs)
     rc = sc = wc = None
     if len(parts) < len(hand):
         for c in hand:  # the first copy of each kind (hands are sorted)
@@ -247,10 +250,30 @@ def legal_actions(state: dict, seat: str) -> LegalActions:
         cards = _lowest_copies(hand)
         ends.append(n + len(cards))
         segs.append((_discard, cards))
-    return LegalActions(state, seat, ends, segs, r0, n)
+    return LegalActions(state, seat, ends, segs, r0, n, keys, fits)
 
 
-# --- the lists of builds a part may join (for building actions) -------------------------------
+def has_play(state: dict, seat: str) -> bool:
+    """G8: whether a play (Parts or Action card) is legal in the position as it stands: whether
+    anything comes before the rearrangements in the legal actions."""
+    return legal_actions(state, seat).rearranges.start > 0
+
+
+def _lowest_copies(hand: list[int]) -> list[int]:
+    """Each Parts card, and the lowest-id copy of each kind of Action card."""
+    seen: set[int] = set()
+    out = []
+    for c in hand:  # hands are sorted
+        a = ACTION[c]
+        if a >= 0:
+            if a in seen:
+                continue
+            seen.add(a)
+        out.append(c)
+    return out
+
+
+# --- the builds a part may join (for building actions) ------------------------------------------
 
 # A part's key for those lists: 4 * level + type for a printed part (4-23), 24 + type for a
 # wild (whatever its level: it takes a build's).
@@ -260,68 +283,109 @@ _KEY = tuple(
 )
 
 
-def _fit(infos: list, key: int) -> list:
-    """The builds of mine (moves._infos) a part with this key may join (G9, G12), in order:
+def _of(fits: dict, keys: list[tuple[int, int]], c: int) -> list:
+    """The builds of mine (`keys`: each one's id and build key) card c may join (builds.FITS):
     ids for a printed part, (id, level) for a wild, which takes the level the build's parts
-    share. A part's own build never shows: it holds a part of its type."""
-    if key < 24:
-        bit = 1 << (key & 3)
-        level = key >> 2
-        return [bid for bid, m, w, lv in infos if not m & bit and (not w or lv == level)]
-    bit = 1 << (key - 24)
-    return [(bid, lv) for bid, m, _, lv in infos if not m & bit and lv is not None]
-
-
-def _dests(wl: list, mine: list[dict], c: int) -> list:
-    """_fit(_infos(wl, mine), _KEY[c]): the builds of mine card c may join (for a printed part
-    without building moves._infos)."""
-    if IS_WILD[c]:
-        return _fit(_infos(wl, mine), _KEY[c])
-    bit, level = TYPE_BIT[c], LEVEL[c]
-    f = []
-    for b in mine:
-        cards = b["cards"]
-        if len(cards) == 1 and cards[0] < FIRST_WILD:
-            if not TYPE_BIT[cards[0]] & bit:
-                f.append(b["id"])
-        elif len(cards) == 2 and cards[0] < FIRST_WILD and cards[1] < FIRST_WILD:
-            if not (TYPE_BIT[cards[0]] | TYPE_BIT[cards[1]]) & bit:
-                f.append(b["id"])
+    share; kept in `fits` per kind of card (_KEY). A part's own build never shows: it holds a
+    part of its type."""
+    key = _KEY[c]
+    f = fits.get(key)
+    if f is None:
+        if IS_WILD[c]:
+            base = 15 + PART[c]
+            f = [
+                (bid, lv)
+                for bid, k in keys
+                for lv in ALL_LEVELS
+                if FITS[k * 30 + base + 3 * lv - 3]
+            ]
         else:
-            _, m, w, lv = _build_info(wl, cards, 0)
-            if not m & bit and (not w or lv == level):
-                f.append(b["id"])
+            pk = PKEY[c]
+            f = [bid for bid, k in keys if FITS[k * 30 + pk]]
+        fits[key] = f
     return f
 
 
-class _Fits(dict):
-    """_dests per kind of card (_KEY), each computed once."""
-
-    __slots__ = ("wl", "mine")
-
-    def __init__(self, state: dict, seat: str):
-        super().__init__()
-        self.wl = state["wild_levels"]
-        self.mine = state["builds"][seat]
-
-    def of(self, c: int) -> list:
-        key = _KEY[c]
-        f = self.get(key)
-        if f is None:
-            f = self[key] = _dests(self.wl, self.mine, c)
-        return f
-
-    def at(self, c: int, level: int) -> list:
-        """The builds card `c` may join at `level` (moves._candidates' row)."""
-        f = self.of(c)
-        return [bid for bid, lv in f if lv == level] if IS_WILD[c] else f
+def _at(fits: dict, keys: list, c: int, level: int) -> list:
+    """_of at one level: the builds card `c` may join at `level`."""
+    f = _of(fits, keys, c)
+    return [bid for bid, lv in f if lv == level] if IS_WILD[c] else f
 
 
 # --- plays -------------------------------------------------------------------------------------
 
+# Restricted growth strings: every way to spread k cards over new builds, labels in order.
+_NEW_PATTERNS = {
+    0: ((),),
+    1: ((0,),),
+    2: ((0, 0), (0, 1)),
+    3: ((0, 0, 0), (0, 0, 1), (0, 1, 0), (0, 1, 1), (0, 1, 2)),
+}
+_TRIPLE_PAIRS = ((0, 1), (0, 2), (1, 2))
+
+
+def _label_table() -> dict[tuple[int, int], tuple]:
+    """For a play of three cards: for each set of cards going to new builds (`fresh`, bit 2 the
+    first card, bit 0 the third) and each set of pairs of one type (`clash`, bit 2 the pair
+    (0, 1), bit 1 (0, 2), bit 0 (1, 2)), the labellings of the new builds in order, leaving out
+    those that put two parts of one type into one new build. Each labelling is a 3-tuple with
+    a label where a card goes to a new build and None where it joins an existing build."""
+    table = {}
+    for fresh_bits in range(1, 8):
+        fresh = [i for i in range(3) if fresh_bits >> (2 - i) & 1]
+        for clash in range(8):
+            pairs = [p for k, p in enumerate(_TRIPLE_PAIRS) if clash >> (2 - k) & 1]
+            out = []
+            for pattern in _NEW_PATTERNS[len(fresh)]:
+                row: list = [None, None, None]
+                for k, i in enumerate(fresh):
+                    row[i] = NEW_LABELS[pattern[k]]
+                if any(row[i] is not None and row[i] == row[j] for i, j in pairs):
+                    continue
+                out.append(tuple(row))
+            table[fresh_bits, clash] = tuple(out)
+    return table
+
+
+_LABELS = _label_table()
+
+# A part's signature for the combination tables: 4 * level + type (a wild's level is 0).
+_SIG = tuple(4 * LEVEL[c] + PART[c] if IS_PART[c] else 0 for c in range(len(LEVEL)))
+
+
+# Whether two parts of these types (at one level) cannot share a build (G9): from builds.FITS,
+# a build holding a Level 1 part of the first type and a Level 1 part of the second.
+_CLASH = tuple(tuple(not FITS[(1 << t | 1 << 4) * 30 + u] for u in range(3)) for t in range(3))
+
+
+def _combo_table(size: int) -> tuple:
+    """For every combination of signatures: None if the parts cannot be played together (two
+    printed levels), else (the levels to list, holds a wild, which pairs are of one type: a
+    bool for two cards, bits as in _label_table for three)."""
+    table = []
+    for sigs in product(range(24), repeat=size):
+        levels = [s >> 2 for s in sigs]
+        types = [s & 3 for s in sigs]
+        printed = {lv for lv in levels if lv}
+        if len(printed) > 1 or 3 in types:
+            table.append(None)
+            continue
+        if size == 2:
+            clash: object = _CLASH[types[0]][types[1]]
+        else:
+            clash = sum(
+                1 << (2 - k) for k, (i, j) in enumerate(_TRIPLE_PAIRS) if _CLASH[types[i]][types[j]]
+            )
+        table.append((tuple(printed) or ALL_LEVELS, not all(levels), clash))
+    return tuple(table)
+
+
+_PAIRS = _combo_table(2)
+_TRIPLES = _combo_table(3)
+
 
 def _count_two(x: int, y: int, clash: bool) -> int:
-    """The plays of two cards at one level with x and y candidate builds (moves._plays_of_two):
+    """The plays of two cards at one level with x and y candidate builds (_play_two):
     x * y pairs of builds, x and y with the other card in a new build, ["new1", "new1"] and
     ["new1", "new2"]; two cards of one type (`clash`) never share a build: neither one of the
     builds both may join (their lists are nested, so min(x, y) of them) nor "new1"."""
@@ -330,13 +394,13 @@ def _count_two(x: int, y: int, clash: bool) -> int:
     return (x + 1) * (y + 1) + 1
 
 
-# _NLABELS[clash][fresh]: how many labellings of new builds moves._LABELS lists for three cards
+# _NLABELS[clash][fresh]: how many labellings of new builds _LABELS lists for three cards
 # of which `fresh` go to new builds (bits as there; 0: none, one play).
 _NLABELS = tuple((1, *(len(_LABELS[fresh, clash]) for fresh in range(1, 8))) for clash in range(8))
 
 
 def _count_three(x: int, y: int, z: int, clash: int, nl: tuple) -> int:
-    """The plays of three cards at one level with x, y, z candidate builds (moves._plays_of_three).
+    """The plays of three cards at one level with x, y, z candidate builds (_play_three).
 
     The sum, over which cards go to new builds (`fresh`), of the ways to send the others to
     existing builds, never two cards of one type to one build, times nl[fresh] labellings of the
@@ -366,7 +430,7 @@ _COMBOS: dict[tuple, tuple] = {}
 
 def _combos(parts: list[int]) -> tuple[list, list, bool]:
     """The pairs and triples of positions in `parts` that may be played together, in
-    moves._plays' order, each with its moves._PAIRS / _TRIPLES entry, and whether a wild is
+    listing order, each with its _PAIRS / _TRIPLES entry, and whether a wild is
     among the parts. They depend only on the parts' kinds (_SIG): kept per hand."""
     sigs = tuple(map(_SIG.__getitem__, parts))
     found = _COMBOS.get(sigs)
@@ -397,7 +461,7 @@ def _find_combos(sigs: tuple) -> tuple[list, list, bool]:
 
 
 def _count_combos(
-    state: dict, seat: str, parts: list[int], xs: list[int], n: int, ends: list, segs: list
+    fits: dict, keys: list, parts: list[int], xs: list[int], n: int, ends: list, segs: list
 ) -> int:
     """Adds the segments of the plays of two and of three cards: each keeps the count of each
     of its pairs or triples, so that building one action skips the others."""
@@ -405,8 +469,7 @@ def _count_combos(
     if not pairs:  # no pair of these parts may be played together: nor may a triple
         return n
     if wild:  # a wild joins different builds at each level: count from the lists
-        fits = _Fits(state, seat)
-        counts = [_pair_count(fits, parts[i], parts[j], info) for i, j, info in pairs]
+        counts = [_pair_count(fits, keys, parts[i], parts[j], info) for i, j, info in pairs]
     else:
         counts = []
         for i, j, (_, _, clash) in pairs:
@@ -421,7 +484,8 @@ def _count_combos(
     if triples:
         if wild:
             counts = [
-                _triple_count(fits, parts[i], parts[j], parts[m], info) for i, j, m, info in triples
+                _triple_count(fits, keys, parts[i], parts[j], parts[m], info)
+                for i, j, m, info in triples
             ]
         else:
             counts = [
@@ -434,115 +498,129 @@ def _count_combos(
     return n
 
 
-def _pair_count(fits: _Fits, c0: int, c1: int, info: tuple) -> int:
+def _pair_count(fits: dict, keys: list, c0: int, c1: int, info: tuple) -> int:
     levels, _, clash = info
     k = 0
     for lv in levels:
-        k += _count_two(len(fits.at(c0, lv)), len(fits.at(c1, lv)), clash)
+        k += _count_two(len(_at(fits, keys, c0, lv)), len(_at(fits, keys, c1, lv)), clash)
     return k
 
 
-def _triple_count(fits: _Fits, c0: int, c1: int, c2: int, info: tuple) -> int:
+def _triple_count(fits: dict, keys: list, c0: int, c1: int, c2: int, info: tuple) -> int:
     levels, _, clash = info
     nl = _NLABELS[clash]
     k = 0
     for lv in levels:
-        x, y, z = len(fits.at(c0, lv)), len(fits.at(c1, lv)), len(fits.at(c2, lv))
+        x = len(_at(fits, keys, c0, lv))
+        y = len(_at(fits, keys, c1, lv))
+        z = len(_at(fits, keys, c2, lv))
         k += _count_three(x, y, z, clash, nl)
     return k
 
 
-def _play_one(state: dict, seat: str, seg: tuple, j: int) -> dict:
+def _play_one(legal: LegalActions, seg: tuple, j: int):
     _, parts, xs = seg
     for c, x in zip(parts, xs, strict=True):
         k = x + _NEW[c]
         if j >= k:
             j -= k
             continue
-        f = _dests(state["wild_levels"], state["builds"][seat], c)
-        k = len(f)
+        f = _of(legal._fits, legal._keys, c)
         if not IS_WILD[c]:
-            return {"type": "play", "cards": [c], "builds": [f[j] if j < k else "new1"]}
+            for d in f[j:]:
+                yield {"type": "play", "cards": [c], "builds": [d]}
+            yield {"type": "play", "cards": [c], "builds": ["new1"]}
+            j = 0
+            continue
         for lv in ALL_LEVELS:
             dests = [bid for bid, level in f if level == lv]
             k = len(dests)
-            if j <= k:
-                return {
-                    "type": "play",
-                    "cards": [c],
-                    "builds": [dests[j] if j < k else "new1"],
-                    "level": lv,
-                }
-            j -= k + 1
-    raise IndexError(j)  # pragma: no cover
+            if j > k:
+                j -= k + 1
+                continue
+            for d in dests[j:]:
+                yield {"type": "play", "cards": [c], "builds": [d], "level": lv}
+            yield {"type": "play", "cards": [c], "builds": ["new1"], "level": lv}
+            j = 0
 
 
-def _play_two(state: dict, seat: str, seg: tuple, j: int) -> dict:
+def _play_two(legal: LegalActions, seg: tuple, j: int):
     _, parts, pairs, counts = seg
     for (i0, i1, (levels, wild, clash)), k in zip(pairs, counts, strict=True):
         if j >= k:
             j -= k
             continue
-        fits = _Fits(state, seat)
+        fits, keys = legal._fits, legal._keys
         c0, c1 = parts[i0], parts[i1]
         for lv in levels:
-            f0, f1 = fits.at(c0, lv), fits.at(c1, lv)
+            f0, f1 = _at(fits, keys, c0, lv), _at(fits, keys, c1, lv)
             k = _count_two(len(f0), len(f1), clash)
-            if j < k:
-                action = {"type": "play", "cards": [c0, c1], "builds": _two(f0, f1, clash, j)}
+            if j >= k:
+                j -= k
+                continue
+            for builds in _two(f0, f1, clash, j):
+                action = {"type": "play", "cards": [c0, c1], "builds": builds}
                 if wild:
                     action["level"] = lv
-                return action
-            j -= k
-    raise IndexError(j)  # pragma: no cover
+                yield action
+            j = 0
+        j = 0
 
 
-def _two(f0: list, f1: list, clash: bool, j: int) -> list:
-    """The destinations of moves._plays_of_two's j-th play at one level."""
-    y = len(f1)
+def _two(f0: list, f1: list, clash: bool, j: int):
+    """The destinations of the plays of two cards at one level, from the j-th on: each build of
+    the first card's with each of the second's (never one build for two parts of one type), or
+    with a new build; then a new build with each of the second's; then new builds."""
     for a in f0:
-        if clash and a in f1:
-            if j < y - 1:
-                return [a, [b for b in f1 if b != a][j]]
-            if j == y - 1:
-                return [a, "new1"]
-            j -= y
+        row = [b for b in f1 if b != a] if clash and a in f1 else f1
+        if j > len(row):
+            j -= len(row) + 1
+            continue
+        for b in row[j:]:
+            yield [a, b]
+        yield [a, "new1"]
+        j = 0
+    for b in f1[j:]:
+        yield ["new1", b]
+    j = max(0, j - len(f1))
+    if not clash:
+        if j == 0:
+            yield ["new1", "new1"]
         else:
-            if j < y:
-                return [a, f1[j]]
-            if j == y:
-                return [a, "new1"]
-            j -= y + 1
-    if j < y:
-        return ["new1", f1[j]]
-    return ["new1", "new1"] if j == y and not clash else ["new1", "new2"]
+            j -= 1
+    if j == 0:
+        yield ["new1", "new2"]
 
 
-def _play_three(state: dict, seat: str, seg: tuple, j: int) -> dict:
+def _play_three(legal: LegalActions, seg: tuple, j: int):
     _, parts, triples, counts = seg
     for (i0, i1, i2, (levels, wild, clash)), k in zip(triples, counts, strict=True):
         if j >= k:
             j -= k
             continue
-        fits = _Fits(state, seat)
+        fits, keys = legal._fits, legal._keys
         c0, c1, c2 = parts[i0], parts[i1], parts[i2]
         nl = _NLABELS[clash]
         for lv in levels:
-            f0, f1, f2 = fits.at(c0, lv), fits.at(c1, lv), fits.at(c2, lv)
+            f0 = _at(fits, keys, c0, lv)
+            f1 = _at(fits, keys, c1, lv)
+            f2 = _at(fits, keys, c2, lv)
             k = _count_three(len(f0), len(f1), len(f2), clash, nl)
-            if j < k:
-                builds = _three(f0, f1, f2, clash, nl, j)
+            if j >= k:
+                j -= k
+                continue
+            for builds in _three(f0, f1, f2, clash, nl, j):
                 action = {"type": "play", "cards": [c0, c1, c2], "builds": builds}
                 if wild:
                     action["level"] = lv
-                return action
-            j -= k
-    raise IndexError(j)  # pragma: no cover
+                yield action
+            j = 0
+        j = 0
 
 
-def _three(f0: list, f1: list, f2: list, clash: int, nl: tuple, j: int) -> list:
-    """The destinations of moves._plays_of_three's j-th play at one level: skips whole runs of
-    (first, second) destinations by their counts, then walks the third card's as it does."""
+def _three(f0: list, f1: list, f2: list, clash: int, nl: tuple, j: int):
+    """The destinations of the plays of three cards at one level, from the j-th on: skips whole
+    runs of (first, second) destinations by their counts, then walks the third card's."""
     k01, k02, k12 = clash & 4, clash & 2, clash & 1
     z = len(f2)
     for a in (*f0, None):
@@ -550,47 +628,54 @@ def _three(f0: list, f1: list, f2: list, clash: int, nl: tuple, j: int) -> list:
             if k01 and a == b and a is not None:
                 continue
             fresh = (a is None) << 2 | (b is None) << 1
-            valid = z
-            if k02 and a is not None and a in f2:
-                valid -= 1
-            if k12 and b is not None and b in f2:
-                valid -= 1
-            run = valid * nl[fresh] + nl[fresh | 1]
-            if j >= run:
-                j -= run
-                continue
+            if j:
+                valid = z
+                if k02 and a is not None and a in f2:
+                    valid -= 1
+                if k12 and b is not None and b in f2:
+                    valid -= 1
+                run = valid * nl[fresh] + nl[fresh | 1]
+                if j >= run:
+                    j -= run
+                    continue
             for c in (*f2, None):
                 if c is not None and ((k02 and a == c) or (k12 and b == c)):
                     continue
                 if a is not None and b is not None and c is not None:
-                    if j == 0:
-                        return [a, b, c]
-                    j -= 1
+                    if j:
+                        j -= 1
+                    else:
+                        yield [a, b, c]
                     continue
                 rows = _LABELS[fresh | (c is None), clash]
-                if j < len(rows):
-                    t0, t1, t2 = rows[j]
-                    return [t0 or a, t1 or b, t2 or c]
-                j -= len(rows)
-    raise IndexError(j)  # pragma: no cover
+                if j >= len(rows):
+                    j -= len(rows)
+                    continue
+                for t0, t1, t2 in rows[j:]:
+                    yield [t0 or a, t1 or b, t2 or c]
+                j = 0
 
 
 # --- Action cards --------------------------------------------------------------------------------
 
 
-def _remove(state: dict, seat: str, seg: tuple, j: int) -> dict:
+def _remove(legal: LegalActions, seg: tuple, j: int):
+    state = legal._state
     builds = state["builds"]
     for owner in state["seats"]:
         for b in builds[owner]:
             cards = b["cards"]
-            if j < len(cards):
-                return {"type": "remove", "card": seg[1], "target": cards[j]}
-            j -= len(cards)
-    raise IndexError(j)  # pragma: no cover
+            if j >= len(cards):
+                j -= len(cards)
+                continue
+            for t in cards[j:]:
+                yield {"type": "remove", "card": seg[1], "target": t}
+            j = 0
 
 
-def _steal(state: dict, seat: str, seg: tuple, j: int) -> dict:
+def _steal(legal: LegalActions, seg: tuple, j: int):
     _, sc, counts = seg
+    state, seat = legal._state, legal._seat
     builds = state["builds"]
     for owner in state["seats"]:
         if owner == seat:
@@ -601,126 +686,173 @@ def _steal(state: dict, seat: str, seg: tuple, j: int) -> dict:
                 if j >= k:
                     j -= k
                     continue
-                f = _dests(state["wild_levels"], state["builds"][seat], t)
-                k = len(f)
+                f = _of(legal._fits, legal._keys, t)
                 if not IS_WILD[t]:
-                    return {
-                        "type": "steal",
-                        "card": sc,
-                        "target": t,
-                        "to": f[j] if j < k else "new",
-                    }
-                bid, level = f[j] if j < k else ("new", ALL_LEVELS[j - k])
-                return {"type": "steal", "card": sc, "target": t, "to": bid, "level": level}
-    raise IndexError(j)  # pragma: no cover
+                    for d in f[j:]:
+                        yield {"type": "steal", "card": sc, "target": t, "to": d}
+                    yield {"type": "steal", "card": sc, "target": t, "to": "new"}
+                else:
+                    for bid, level in f[j:]:
+                        yield {"type": "steal", "card": sc, "target": t, "to": bid, "level": level}
+                    for level in ALL_LEVELS[max(0, j - len(f)) :]:
+                        yield {
+                            "type": "steal",
+                            "card": sc,
+                            "target": t,
+                            "to": "new",
+                            "level": level,
+                        }
+                j = 0
 
 
 # Swaps (G15): my part m, beside o in its build (or alone), for their part t, beside x (or
-# alone), when t fits beside o and m beside x (moves._swaps, moves._fits_beside): o of another
-# type than t and, if o is a wild, t a wild or of o's level; likewise for x and m. A part is
-# described by (type, level, is wild). My parts are numbered in listing order and a set of them
-# is a bit mask: those t may replace (`leave`) & those that fit beside x (`arrive`); counts are
-# popcounts.
-_DESC = tuple((PART[c], LEVEL[c], False) for c in range(DECK_SIZE))
-
-
-def _desc(c: int, wl: list) -> tuple:
-    return (PART[c], wl[c - FIRST_WILD], True) if IS_WILD[c] else _DESC[c]
+# alone), when t may arrive beside o and m beside x: builds.BESIDE, with the part keys of the
+# parts and the rows of the parts that stay (ALONE when none does). My parts are numbered in
+# listing order and a set of them is a bit mask; counts are popcounts.
 
 
 class _Mine:
-    """My parts for the swap checks: masks by type, computed in one pass."""
+    """My parts for the swap checks, in listing order (a set of them is a bit mask): the masks
+    of those a part of key t may replace (`leave`: t arrives beside the part that stays) and of
+    those that may arrive beside a part of row x (`arrive`), each computed once.
 
-    __slots__ = ("cards", "leave_by_type", "arrive_by_type", "beside_wild", "wilds", "levels")
+    builds.BESIDE_TYPES says when a row of BESIDE depends only on the arriving part's type; then
+    the masks come from my parts grouped by type (`by_type`: those a part of each type may
+    replace, None if that depends on more; `types`: my parts of each set of types)."""
+
+    __slots__ = ("cards", "rows", "keys", "leaves", "arrives", "by_type", "types", "theirs")
 
     def __init__(self, state: dict, seat: str):
         wl = state["wild_levels"]
         cards: list[int] = []
-        levels: list = []  # each part's level (a wild's declared one)
-        single = wilds = 0
-        beside = [0, 0, 0]  # parts beside a printed part of each type
-        types = [0, 0, 0]  # parts of each type
-        beside_wild = []  # (bit, type, level) of the wild beside a part
+        rows: list[int] = []  # the row of the part beside each (ALONE's if none)
+        keys: list[int] = []  # each one's part key
+        l0 = l1 = l2 = t0 = t1 = t2 = 0
+        by_type = True
         for b in state["builds"][seat]:
             group = b["cards"]
             for c in group:
                 bit = 1 << len(cards)
                 cards.append(c)
-                t, lv, w = _desc(c, wl)
-                levels.append(lv)
-                types[t] |= bit
-                if w:
-                    wilds |= bit
-                if len(group) != 2:
-                    single |= bit
-                    continue
-                o = group[1] if c == group[0] else group[0]
-                if IS_WILD[o]:
-                    beside_wild.append((bit, PART[o], wl[o - FIRST_WILD]))
+                k = PKEY[c] if c < FIRST_WILD else PKEY[c] + 3 * wl[c - FIRST_WILD] - 3
+                keys.append(k)
+                if len(group) == 2:
+                    o = group[1] if c == group[0] else group[0]
+                    row = PKEY[o] if o < FIRST_WILD else PKEY[o] + 3 * wl[o - FIRST_WILD] - 3
                 else:
-                    beside[PART[o]] |= bit
-        full = (1 << len(cards)) - 1
-        paired = full & ~single
-        for bit, _, _ in beside_wild:
-            paired &= ~bit
+                    row = ALONE
+                rows.append(row * 30)
+                bt = BESIDE_TYPES[row]
+                if bt < 0:
+                    by_type = False
+                else:
+                    if bt & 1:
+                        l0 |= bit
+                    if bt & 2:
+                        l1 |= bit
+                    if bt & 4:
+                        l2 |= bit
+                t = PART[c]
+                if t == 0:
+                    t0 |= bit
+                elif t == 1:
+                    t1 |= bit
+                else:
+                    t2 |= bit
         self.cards = cards
-        self.levels = levels
-        self.wilds = wilds
-        self.beside_wild = beside_wild
-        # t may replace a part alone or beside a printed part of another type (and, checked
-        # in leave, one beside a wild of another type if t is a wild or of its level).
-        self.leave_by_type = [single | (paired & ~beside[t]) for t in range(3)]
-        # A printed x: my parts of another type fit beside it; a wild x: also of its level.
-        self.arrive_by_type = [full & ~types[t] for t in range(3)]
+        self.rows = rows
+        self.keys = keys
+        self.leaves: dict[int, int] = {}
+        self.arrives: dict[int, int] = {ALONE * 30: (1 << len(cards)) - 1}
+        self.by_type = [l0, l1, l2] if by_type else None
+        self.types = (0, t0, t1, t0 | t1, t2, t0 | t2, t1 | t2, t0 | t1 | t2)
+        self.theirs: list[tuple[int, int]] | None = None  # _swap's
 
-    def leave(self, t: tuple) -> int:
-        tt, tl, tw = t
-        mask = self.leave_by_type[tt]
-        for bit, ot, ol in self.beside_wild:
-            if ot != tt and (tw or tl == ol):
-                mask |= bit
-        return mask
+    def mask(self, t: int, x_row: int) -> int:
+        """My parts that may swap with their part of key t, beside the part of row x_row: those
+        t may replace (it arrives beside the part that stays) and that may arrive beside x."""
+        if self.by_type is not None:
+            leave = self.by_type[t % 3]  # a part key's type
+        else:
+            leave = self.leaves.get(t)
+            if leave is None:
+                leave = 0
+                for i, row in enumerate(self.rows):
+                    if BESIDE[row + t]:
+                        leave |= 1 << i
+                self.leaves[t] = leave
+        arrive = self.arrives.get(x_row)
+        if arrive is None:
+            bt = BESIDE_TYPES[x_row // 30]
+            if bt >= 0:
+                arrive = self.types[bt]
+            else:
+                arrive = 0
+                for i, k in enumerate(self.keys):
+                    if BESIDE[x_row + k]:
+                        arrive |= 1 << i
+            self.arrives[x_row] = arrive
+        return leave & arrive
 
-    def arrive(self, x: tuple) -> int:
-        xt, xl, xw = x
-        mask = self.arrive_by_type[xt]
-        if xw:
-            same = self.wilds
-            for i, lv in enumerate(self.levels):
-                if lv == xl:
-                    same |= 1 << i
-            mask &= same
-        return mask
+
+def _their_parts(state: dict, seat: str):
+    """(card, its key, the row of the part beside it or ALONE's) for each opponent's part, in
+    listing order."""
+    wl = state["wild_levels"]
+    builds = state["builds"]
+    alone = ALONE * 30
+    for owner in state["seats"]:
+        if owner == seat:
+            continue
+        for b in builds[owner]:
+            cards = b["cards"]
+            if len(cards) == 2:
+                c0, c1 = cards
+                k0 = PKEY[c0] if c0 < FIRST_WILD else PKEY[c0] + 3 * wl[c0 - FIRST_WILD] - 3
+                k1 = PKEY[c1] if c1 < FIRST_WILD else PKEY[c1] + 3 * wl[c1 - FIRST_WILD] - 3
+                yield c0, k0, k1 * 30
+                yield c1, k1, k0 * 30
+            else:
+                for c in cards:
+                    yield (
+                        c,
+                        PKEY[c] if c < FIRST_WILD else PKEY[c] + 3 * wl[c - FIRST_WILD] - 3,
+                        alone,
+                    )
 
 
 def _count_swaps(state: dict, seat: str, wc: int, n: int, ends: list, segs: list) -> int:
     mine = _Mine(state, seat)
     wl = state["wild_levels"]
     builds = state["builds"]
+    by_type = mine.by_type
     k = 0
-    if not mine.beside_wild:  # what t may replace depends only on its type: count per type
-        leave = [m.bit_count() for m in mine.leave_by_type]
-        lt, at = mine.leave_by_type, mine.arrive_by_type
+    if by_type is not None:  # what their part may replace depends only on its type
+        alone = [m.bit_count() for m in by_type]
+        types = mine.types
+        mask = mine.mask
         for owner in state["seats"]:
             if owner == seat:
                 continue
             for b in builds[owner]:
                 cards = b["cards"]
-                if len(cards) != 2:
-                    for c in cards:
-                        k += leave[PART[c]]
-                    continue
-                c0, c1 = cards
-                if IS_WILD[c0] or IS_WILD[c1]:
-                    d0, d1 = _desc(c0, wl), _desc(c1, wl)
-                    k += (lt[d0[0]] & mine.arrive(d1)).bit_count()
-                    k += (lt[d1[0]] & mine.arrive(d0)).bit_count()
+                if len(cards) == 2:
+                    c0, c1 = cards
+                    x0 = PKEY[c0] if c0 < FIRST_WILD else PKEY[c0] + 3 * wl[c0 - FIRST_WILD] - 3
+                    x1 = PKEY[c1] if c1 < FIRST_WILD else PKEY[c1] + 3 * wl[c1 - FIRST_WILD] - 3
+                    b0, b1 = BESIDE_TYPES[x0], BESIDE_TYPES[x1]
+                    if b0 >= 0 and b1 >= 0:
+                        k += (by_type[PART[c0]] & types[b1]).bit_count()
+                        k += (by_type[PART[c1]] & types[b0]).bit_count()
+                    else:
+                        k += mask(x0, x1 * 30).bit_count() + mask(x1, x0 * 30).bit_count()
                 else:
-                    t0, t1 = PART[c0], PART[c1]
-                    k += (lt[t0] & at[t1]).bit_count() + (lt[t1] & at[t0]).bit_count()
+                    for c in cards:
+                        k += alone[PART[c]]
     else:
-        for _, t, x in _their_parts(state, seat):
-            k += _swap_mask(mine, t, x).bit_count()
+        mask = mine.mask
+        for _, t, x_row in _their_parts(state, seat):
+            k += mask(t, x_row).bit_count()
     if not k:
         return n
     n += k
@@ -729,49 +861,32 @@ def _count_swaps(state: dict, seat: str, wc: int, n: int, ends: list, segs: list
     return n
 
 
-def _swap_mask(mine: _Mine, t: tuple, x: tuple | None) -> int:
-    """My parts that may swap with their part t, beside x (None: alone)."""
-    mask = mine.leave(t)
-    return mask if x is None else mask & mine.arrive(x)
-
-
-def _their_parts(state: dict, seat: str):
-    """(card, description, the description of the part beside it or None) for each opponent's
-    part, in listing order."""
-    wl = state["wild_levels"]
-    builds = state["builds"]
-    for owner in state["seats"]:
-        if owner == seat:
-            continue
-        for b in builds[owner]:
-            cards = b["cards"]
-            if len(cards) == 2:
-                d0, d1 = _desc(cards[0], wl), _desc(cards[1], wl)
-                yield cards[0], d0, d1
-                yield cards[1], d1, d0
-            else:
-                for c in cards:
-                    yield c, _desc(c, wl), None
-
-
-def _swap(state: dict, seat: str, seg: tuple, j: int) -> dict:
+def _swap(legal: LegalActions, seg: tuple, j: int):
     _, wc, mine = seg
-    for card, t, x in _their_parts(state, seat):
-        mask = _swap_mask(mine, t, x)
+    theirs = mine.theirs
+    if theirs is None:  # each opponent's part with the mask of my parts it may swap with
+        theirs = mine.theirs = [
+            (card, m)
+            for card, t, x_row in _their_parts(legal._state, legal._seat)
+            if (m := mine.mask(t, x_row))
+        ]
+    for card, mask in theirs:
         k = mask.bit_count()
         if j >= k:
             j -= k
             continue
         fit = [c for i, c in enumerate(mine.cards) if mask >> i & 1]
-        return {"type": "swap", "card": wc, "mine": fit[j], "theirs": card}
-    raise IndexError(j)  # pragma: no cover
+        for m in fit[j:]:
+            yield {"type": "swap", "card": wc, "mine": m, "theirs": card}
+        j = 0
 
 
 # --- rearrangements, discard, pass ---------------------------------------------------------------
 
 
-def _rearrange(state: dict, seat: str, seg: tuple, j: int) -> dict:
+def _rearrange(legal: LegalActions, seg: tuple, j: int):
     _, counts = seg
+    state, seat = legal._state, legal._seat
     wl = state["wild_levels"]
     for b in state["builds"][seat]:
         cards = b["cards"]
@@ -785,26 +900,29 @@ def _rearrange(state: dict, seat: str, seg: tuple, j: int) -> dict:
             if j >= k:
                 j -= k
                 continue
-            f = _dests(state["wild_levels"], state["builds"][seat], c)
-            if j < len(f):
-                if not IS_WILD[c]:
-                    return {"type": "rearrange", "card": c, "to": f[j]}
-                bid, level = f[j]
-                return {"type": "rearrange", "card": c, "to": bid, "level": level}
+            f = _of(legal._fits, legal._keys, c)
             if not IS_WILD[c]:
-                return {"type": "rearrange", "card": c, "to": "new"}
-            current = wl[c - FIRST_WILD]
-            news = [lv for lv in ALL_LEVELS if not single or lv != current]
-            return {"type": "rearrange", "card": c, "to": "new", "level": news[j - len(f)]}
-    raise IndexError(j)  # pragma: no cover
+                for d in f[j:]:
+                    yield {"type": "rearrange", "card": c, "to": d}
+                if not single:
+                    yield {"type": "rearrange", "card": c, "to": "new"}
+            else:
+                for bid, level in f[j:]:
+                    yield {"type": "rearrange", "card": c, "to": bid, "level": level}
+                current = wl[c - FIRST_WILD]
+                news = [lv for lv in ALL_LEVELS if not single or lv != current]
+                for level in news[max(0, j - len(f)) :]:
+                    yield {"type": "rearrange", "card": c, "to": "new", "level": level}
+            j = 0
 
 
-def _discard(state: dict, seat: str, seg: tuple, j: int) -> dict:
-    return {"type": "discard", "card": seg[1][j]}
+def _discard(legal: LegalActions, seg: tuple, j: int):
+    for c in seg[1][j:]:
+        yield {"type": "discard", "card": c}
 
 
-def _pass(state: dict, seat: str, seg: tuple, j: int) -> dict:
-    return {"type": "pass"}
+def _pass(legal: LegalActions, seg: tuple, j: int):
+    yield {"type": "pass"}
 
 
-__all__ = ["LegalActions", "legal_actions"]
+__all__ = ["LegalActions", "has_play", "legal_actions"]

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import random
+
 from games.geared import engine
-from games.geared.cards import DECK_SIZE, LEVEL, PART, PART_TYPES
+from games.geared.cards import DECK_SIZE, FIRST_WILD, IS_PART, LEVEL, PART, PART_TYPES
 
 WILD_FRAME, WILD_HANDLEBARS, WILD_WHEELS = 93, 94, 95
 
@@ -124,3 +126,40 @@ def check_invariants(state: dict) -> None:
     on_table = {c for s in state["seats"] for b in state["builds"][s] for c in b["cards"]}
     for k, lv in enumerate(state["wild_levels"]):
         assert (lv is not None) == (93 + k in on_table)
+
+
+def random_position(rng: random.Random, n: int) -> tuple[dict, str]:
+    """Hands of up to 5 cards and up to 6 builds a seat of one or two parts of different
+    types (a wild at a level, often its neighbour's), from a shuffled deck with extra wilds'
+    weight so that they show up."""
+    seats = [str(i + 1) for i in range(n)]
+    deck = list(range(DECK_SIZE))
+    rng.shuffle(deck)
+    wilds = [c for c in deck if c >= FIRST_WILD]
+    deck = [c for c in deck if c < FIRST_WILD]
+    for w in wilds:  # wilds near the top, where hands and builds are dealt from
+        deck.insert(rng.randrange(min(len(deck), 25)), w)
+    hands = {s: sorted(deck.pop() for _ in range(rng.randint(0, 5))) for s in seats}
+    builds: dict[str, list[list[int]]] = {s: [] for s in seats}
+    wild_levels: dict[int, int] = {}
+    for s in seats:
+        for _ in range(rng.randint(0, 6)):
+            first = next((c for c in deck if IS_PART[c]), None)
+            if first is None:
+                break
+            deck.remove(first)
+            cards = [first]
+            if rng.random() < 0.5:
+                other = next((c for c in deck if IS_PART[c] and PART[c] != PART[first]), None)
+                if other is not None:
+                    deck.remove(other)
+                    cards.append(other)
+            for c in cards:
+                if c >= FIRST_WILD:
+                    others = [LEVEL[x] for x in cards if x < FIRST_WILD]
+                    same = others and rng.random() < 0.8
+                    wild_levels[c] = others[0] if same else rng.randint(1, 5)
+            builds[s].append(cards)
+    seat = rng.choice(seats)
+    state = make_state(hands, turn=seat, builds=builds, wild_levels=wild_levels, fill_draw=True)
+    return state, seat
