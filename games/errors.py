@@ -9,6 +9,9 @@ class GameError(Exception):
     """A refusal with a sentence for a person and the HTTP status that fits it."""
 
     status = 400
+    # The game as the write path read it (locked) when it refused, for the answer to show:
+    # nothing of it had changed.
+    game = None
 
     def __init__(self, message: str, status: int | None = None) -> None:
         super().__init__(message)

@@ -36,16 +36,16 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 
+from django.apps import apps
 from django.conf import settings
 from django.core import signing
 from django.core.cache import cache
-from django.db import connection, transaction
+from django.db import transaction
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from accounts.models import User
 
 log = logging.getLogger(__name__)
-_USERS = User._meta.db_table
 
 KEY_SALT = "geartable.poll"
 # Seconds a key answers: a page open longer checks once through its session, which hands it a
@@ -116,11 +116,21 @@ def _seat_key(seat_id: int) -> str:
 
 # --- reading ------------------------------------------------------------------------------------
 
-_STATE_SQL = "SELECT version, status, chat_seq FROM games_game WHERE id = %s"
-_TURNS_SQL = """
-    SELECT count(*) FROM games_seat s JOIN games_game g ON g.id = s.game_id
-    WHERE s.user_id = %s AND s.to_act AND g.status = 'active'
-"""
+
+def _model(name: str):
+    """A model of this app, by name: games.models imports this module (its save() forgets the
+    cached copies), so the models are looked up once the apps are loaded."""
+    return apps.get_model("games", name)
+
+
+def _read_state(game_id: int) -> tuple | None:
+    """The game's (version, status, chat sequence) from the database, or None."""
+    return (
+        _model("Game")
+        .objects.filter(pk=game_id)
+        .values_list("version", "status", "chat_seq")
+        .first()
+    )
 
 
 class Revoked(Exception):
@@ -147,9 +157,7 @@ def state(
         _check_grant(game_id, user_id, watch_seat_id, tag, found.get(keys[3]), found.get(keys[4]))
     game = found.get(keys[0])
     if game is None:
-        with connection.cursor() as cursor:
-            cursor.execute(_STATE_SQL, [game_id])
-            game = cursor.fetchone()
+        game = _read_state(game_id)
         if game is not None and enabled():
             cache.add(keys[0], list(game), settings.GEARTABLE_LIVE_SECONDS)
     if game is None:
@@ -162,12 +170,6 @@ def state(
     return tuple(game), turns, keys[2] in found
 
 
-_GRANT_SQL = f"""
-    SELECT (SELECT password FROM {_USERS} WHERE id = %s AND is_active),
-        (SELECT coalesce(user_id, 0) FROM games_seat WHERE id = %s AND game_id = %s)
-"""  # noqa: S608 - the table name is the user model's; every value is a parameter
-
-
 def _check_grant(
     game_id: int, user_id: int, seat_id: int, tag: str, cached_tag, cached_owner
 ) -> None:
@@ -175,9 +177,17 @@ def _check_grant(
     under and, for a seat, still sits in it. What the cache lacks is read in one query and
     kept (`add`) for the next check."""
     if cached_tag is None or (seat_id and cached_owner is None):
-        with connection.cursor() as cursor:
-            cursor.execute(_GRANT_SQL, [user_id, seat_id, game_id])
-            password, owner = cursor.fetchone()
+        password = (
+            User.objects.filter(pk=user_id, is_active=True).values_list("password", flat=True)
+        ).first()
+        owner = (
+            _model("Seat")
+            .objects.filter(pk=seat_id, game_id=game_id)
+            .values_list("user_id", flat=True)
+            .first()
+            if seat_id
+            else None
+        )
         if cached_tag is None:
             cached_tag = (
                 _auth_tag(User(pk=user_id, password=password).get_session_auth_hash())
@@ -196,6 +206,15 @@ def _check_grant(
         raise Revoked
 
 
+def committed_version(game_id: int) -> int | None:
+    """The game's version as last committed (a worker's step may have followed a move's
+    commit): from the cache, which each commit sets (`forget_game`), else the database."""
+    found = cache.get(_state_key(game_id)) if enabled() else None
+    if found is None:
+        found = _read_state(game_id)
+    return None if found is None else found[0]
+
+
 def your_turn(user_id: int) -> int:
     """How many games in play wait for this user (Seat.to_act), by the (user, to_act) index."""
     if enabled():
@@ -207,9 +226,9 @@ def your_turn(user_id: int) -> int:
 
 def _count_turns(user_id: int) -> int:
     """The count from the database, kept in the cache for the next reader."""
-    with connection.cursor() as cursor:
-        cursor.execute(_TURNS_SQL, [user_id])
-        count = cursor.fetchone()[0]
+    count = (
+        _model("Seat").objects.filter(user_id=user_id, to_act=True, game__status="active").count()
+    )
     if enabled():
         cache.add(_turns_key(user_id), count, settings.GEARTABLE_LIVE_SECONDS)
     return count
@@ -238,9 +257,7 @@ def forget_game(game_id: int) -> None:
     (its `cache.add` finds the key taken), which a delete would allow."""
     if not enabled() or game_id is None:
         return
-    with connection.cursor() as cursor:
-        cursor.execute(_STATE_SQL, [game_id])
-        row = cursor.fetchone()
+    row = _read_state(game_id)
     key = _state_key(game_id)
     if row is None:
         transaction.on_commit(lambda: cache.delete(key), robust=True)

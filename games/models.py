@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import secrets
 
 from django.conf import settings
@@ -42,6 +43,50 @@ def new_token() -> str:
 
 # What the live-update check reads of a game (games/live.py caches it).
 LIVE_FIELDS = frozenset({"version", "status", "chat_seq"})
+
+
+# The order of a game's seats wherever they are shown.
+SEAT_ORDER = ("position", "pk")
+
+
+def table_seats():
+    """A game's seats as its pages show them: in order, with their players."""
+    return Seat.objects.select_related("user", "replaced_user").order_by(*SEAT_ORDER)
+
+
+def table_prefetch() -> models.Prefetch:
+    """The seats of each game of a list, as `game.table`."""
+    return models.Prefetch("seats", queryset=table_seats(), to_attr="table")
+
+
+class GameQuerySet(models.QuerySet):
+    def with_table(self, pk: int) -> Game | None:
+        """The game and its seats with their players (`game.table`), in one query (the seats'
+        rows with their game's columns; the game alone when it has none), or None."""
+        seats = list(table_seats().select_related("game").filter(game_id=pk))
+        if not seats:
+            game = self.filter(pk=pk).first()
+            if game is not None:
+                game.table = []
+            return game
+        game = seats[0].game
+        for seat in seats:
+            seat.game = game  # one instance for all (each row built its own)
+        game.table = seats
+        return game
+
+    def locked(self, pk: int, *, with_seats: bool = False) -> Game | None:
+        """The one way to lock a game: its row, locked until the transaction ends (call inside
+        transaction.atomic()), or None if there is none. Only the game's row is locked
+        (`of=self`). `with_seats`: its seats and players too (`game.table`), read in a second
+        query once the lock is held, so that they are the ones the transaction that held the
+        lock before left, never older."""
+        game = self.select_for_update(of=("self",)).filter(pk=pk).first()
+        if game is not None and with_seats:
+            game.table = list(table_seats().filter(game_id=pk))
+            for seat in game.table:
+                seat.game = game
+        return game
 
 
 class Game(models.Model):
@@ -102,6 +147,8 @@ class Game(models.Model):
     # they were away: the paused deadline is their return plus this (games/vacation.py).
     paused_left = models.DurationField(null=True, blank=True, editable=False)
 
+    objects = GameQuerySet.as_manager()
+
     class Meta:
         indexes = [
             models.Index(fields=["status", "public", "-created"], name="game_lobby_idx"),
@@ -138,6 +185,13 @@ class Game(models.Model):
         game = super().from_db(db, field_names, values, **kwargs)
         game._saved_status = game.__dict__.get("status")
         return game
+
+    @functools.cached_property
+    def table(self) -> list[Seat]:
+        """The game's seats in order, with their players: as read with the game
+        (`Game.objects.with_table`, `locked(with_seats=True)`, `table_prefetch`), else read on
+        first use and kept on this instance (read a game anew to see seats changed since)."""
+        return list(table_seats().filter(game_id=self.pk))
 
     @property
     def is_open(self) -> bool:

@@ -49,7 +49,7 @@ def post_chat(user: User, game_id: int, text: str) -> ChatMessage:
         )
     if any(ord(ch) < 32 and ch not in "\n\t" for ch in text):
         raise services.GameError("A message cannot contain control characters.")
-    game = Game.objects.filter(pk=game_id).prefetch_related("seats").first()
+    game = Game.objects.with_table(game_id)
     if game is None:
         raise services.NotFound("There is no such game.")
     if services.seat_of(game, user) is None:

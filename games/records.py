@@ -52,7 +52,7 @@ def export(game: Game) -> dict:
     """The record of a finished game. Nothing in it is hidden any more: the game is over."""
     if game.status != Status.FINISHED or game.seed is None:
         raise GameError("Only a finished game has a record.", status=409)
-    seats = sorted((s for s in game.seats.all() if s.position), key=lambda s: s.position)
+    seats = sorted((s for s in game.table if s.position), key=lambda s: s.position)
     moves = replay.moves_of(game)
     return {
         "format": FORMAT,

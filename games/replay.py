@@ -57,7 +57,7 @@ def _key(game: Game, step: int) -> str:
 
 def _start(game: Game) -> dict:
     eng = engines.engine(game.kind)
-    seats = sorted((s for s in game.seats.all() if s.position), key=lambda s: s.position)
+    seats = sorted((s for s in game.table if s.position), key=lambda s: s.position)
     return eng.new_game([s.seat_id for s in seats], seed=game.seed, options=game.options)
 
 

@@ -1,6 +1,6 @@
 """The one write path: every change to a game goes through here.
 
-Each function runs in one transaction with the game row locked (`select_for_update`), checks the
+Each function runs in one transaction with the game row locked (`Game.objects.locked`), checks the
 client's version where there is one, calls the engine, appends to the move log, saves with
 `update_fields`, and queues side effects (Celery tasks, e-mails) with `transaction.on_commit`.
 """
@@ -17,7 +17,7 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
-from django.db.models import F, Q
+from django.db.models import Case, F, Q, When
 from django.utils import timezone
 
 from accounts.models import EmailSuppression, User
@@ -29,7 +29,6 @@ from games import (
     notifications,
     outbox,
     ratings,
-    rows,
     vacation,
 )
 from games.errors import Conflict, Forbidden, GameError, NotFound
@@ -48,15 +47,11 @@ __all__ = ["Conflict", "Forbidden", "GameError", "NewGame", "NotFound"]  # and t
 # --- reading -----------------------------------------------------------------------------------
 
 
-# A game's seats as its pages show them: in order, with their players.
-SEATS = rows.SEATS
-
-
 def locked_game(game_id: int, *, with_seats: bool = False) -> Game:
-    """The game row, locked until the transaction ends. Call inside transaction.atomic().
-    `with_seats`: its seats loaded along (as prefetched with SEATS), read once the lock is
-    held, for a change that leaves them as they are. Written-out SQL (games/rows.py)."""
-    game = rows.locked_game(game_id, with_seats=with_seats)
+    """The game row, locked until the transaction ends (`Game.objects.locked`); NotFound if
+    there is none. Call inside transaction.atomic(). `with_seats`: its seats and players
+    loaded along (`game.table`), read once the lock is held."""
+    game = Game.objects.locked(game_id, with_seats=with_seats)
     if game is None:
         raise NotFound("There is no such game.")
     return game
@@ -65,7 +60,7 @@ def locked_game(game_id: int, *, with_seats: bool = False) -> Game:
 def seat_of(game: Game, user: User | None) -> Seat | None:
     if user is None or not user.is_authenticated:
         return None
-    return next((s for s in game.seats.all() if s.user_id == user.pk), None)
+    return next((s for s in game.table if s.user_id == user.pk), None)
 
 
 def former_seat_of(game: Game, user: User | None) -> Seat | None:
@@ -73,7 +68,7 @@ def former_seat_of(game: Game, user: User | None) -> Seat | None:
     deadlines): it gives read access to the game (page, log, chat), never a move."""
     if user is None or not user.is_authenticated:
         return None
-    return next((s for s in game.seats.all() if s.replaced_user_id == user.pk), None)
+    return next((s for s in game.table if s.replaced_user_id == user.pk), None)
 
 
 def may_watch(game: Game, user: User | None, token: str | None) -> bool:
@@ -385,8 +380,8 @@ def _start(game: Game, user: User) -> Game:
     game.options = options  # exactly what the engine got: with the seed, it replays the game
     game.status = Status.ACTIVE
     game.started = timezone.now()
-    _after_change(game, new_turn=True)
-    seats = _settle(game)
+    _after_change(game, eng, new_turn=True)
+    seats, step = _settle(game, eng)
     game.save(
         update_fields=[
             "options",
@@ -402,9 +397,9 @@ def _start(game: Game, user: User) -> Game:
             "updated",
         ]
     )
-    _sync_seats(game, seats)
+    _sync_seats(game, seats, step)
     mover = next(s for s in seats if s.user_id == user.pk)
-    _queue_followups(game, seats, mover=mover, new_turn=True)
+    _queue_followups(game, seats, step, mover=mover, new_turn=True)
     return game
 
 
@@ -487,43 +482,72 @@ def _accept_rematch(user: User, game: Game, robots) -> Game:
 # --- playing ---------------------------------------------------------------------------------
 
 
-def submit_action(user: User, game_id: int, version: int | None, action: object) -> Game:
-    """A person's move (Geared) or program (Out of Gears), version-checked."""
-    check_can_play(user)
+def submit_action(
+    user: User,
+    game_id: int,
+    version: int | None,
+    action: object,
+    *,
+    by_kind: dict[str, object] | None = None,
+) -> Game:
+    """A person's move (Geared) or program (Out of Gears), version-checked. `by_kind`: the
+    action as each kind of game's own form reads the POST (parsed without the database), of
+    which the game's kind chooses one. The game is read once, locked, with its seats: the
+    answer's page is drawn from the game returned, and a refusal (GameError) carries the game
+    as it was read (`exc.game`, unchanged) for the answer to show."""
     with transaction.atomic():
         # With its seats: the move needs them, and so does the page drawn in answer to it.
         game = locked_game(game_id, with_seats=True)
-        seat = seat_of(game, user)
-        if seat is None:
-            if former_seat_of(game, user) is not None:
-                raise Forbidden("You left this game: a bot plays your seat now.")
-            raise NotFound("There is no such game.")
-        _check_version(game, version)
-        return _apply(game, seat, action, Move.Kind.ACTION)
+        try:
+            if by_kind is not None:
+                action = by_kind.get(game.kind)
+            if action is None:
+                raise GameError("That is not an action.")
+            check_can_play(user)
+            seat = seat_of(game, user)
+            if seat is None:
+                if former_seat_of(game, user) is not None:
+                    raise Forbidden("You left this game: a bot plays your seat now.")
+                raise NotFound("There is no such game.")
+            eng = engines.engine(game.kind)
+            _check_version(game, version, eng)
+            return _apply(game, seat, action, Move.Kind.ACTION, eng, game.table)
+        except GameError as exc:
+            exc.game = game
+            raise
 
 
-def _check_version(game: Game, version: int | None) -> None:
+def _check_version(game: Game, version: int | None, eng: engines.Engine) -> None:
     if game.status != Status.ACTIVE:
         raise Conflict("This game is over." if game.is_over else "This game has not started yet.")
     if version is None:
         raise GameError("The form is missing the game's version; reload the page.")
     # Simultaneous turns (Out of Gears' programs): only a new turn makes a page stale.
-    current = game.turn_version if engines.engine(game.kind).SIMULTANEOUS else game.version
+    current = game.turn_version if eng.SIMULTANEOUS else game.version
     if version < current or version > game.version:
         raise Conflict("The game has moved on since this page was loaded; here it is as it is now.")
 
 
-def _apply(game: Game, seat: Seat, action: object, kind: str) -> Game:
-    eng = engines.engine(game.kind)
+def _apply(
+    game: Game,
+    seat: Seat,
+    action: object,
+    kind: str,
+    eng: engines.Engine,
+    seats: list[Seat] | None = None,
+) -> Game:
+    """One action of `seat` on the locked game, through the engine; `seats`: the game's seats
+    as read with it under the lock (else they are read here, after the change)."""
     if not isinstance(action, dict):
         raise GameError("That is not an action.")
     if eng.needs_resolution(game.state):
         raise Conflict("Every program is in; the turn is being resolved.")
-    to_act = eng.to_act(game.state)
-    if not eng.SIMULTANEOUS and seat.seat_id not in to_act:
-        turn_seat = next(iter(to_act), None)
-        names = seat_names(game.seats.select_related("user", "replaced_user"))
-        raise Conflict(f"It is {names.get(turn_seat, 'another player')}'s turn.")
+    if not eng.SIMULTANEOUS:
+        to_act = eng.to_act(game.state)
+        if seat.seat_id not in to_act:
+            turn_seat = next(iter(to_act), None)
+            names = seat_names(seats or game.seats.select_related("user", "replaced_user"))
+            raise Conflict(f"It is {names.get(turn_seat, 'another player')}'s turn.")
     try:
         state = eng.apply(game.state, seat.seat_id, action)
     except IllegalMove as exc:
@@ -532,21 +556,21 @@ def _apply(game: Game, seat: Seat, action: object, kind: str) -> Game:
     old_turn = game.turn
     game.state = state
     new_turn = eng.turn(state) != old_turn
-    _after_change(game, new_turn=new_turn)
-    seats = _settle(game)
+    _after_change(game, eng, new_turn=new_turn)
+    seats, step = _settle(game, eng, seats)
     _save(game)
-    _sync_seats(game, seats)
+    _sync_seats(game, seats, step)
     if seat.missed_deadlines and kind == Move.Kind.ACTION and not seat.is_bot:
         seat.missed_deadlines = 0  # "in a row": a move of one's own resets the count
         Seat.objects.filter(pk=seat.pk).update(missed_deadlines=0)
-    _queue_followups(game, seats, mover=seat, new_turn=new_turn)
+    _queue_followups(game, seats, step, mover=seat, new_turn=new_turn)
     return game
 
 
 def resolve_turn(game_id: int, turn: int) -> bool:
     """Out of Gears: run turn `turn` once every program is in. Idempotent: False if no-op."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        game = Game.objects.locked(game_id)
         if game is None:
             return False  # deleted since the task was queued: nothing to resolve
         if game.status != Status.ACTIVE or game.turn != turn:
@@ -561,11 +585,11 @@ def _resolve(game: Game) -> bool:
         return False
     game.state = eng.resolve(game.state)
     _record(game, None, Move.Kind.RESOLVE, None)
-    _after_change(game, new_turn=True)
-    seats = _settle(game)
+    _after_change(game, eng, new_turn=True)
+    seats, step = _settle(game, eng)
     _save(game)
-    _sync_seats(game, seats)
-    _queue_followups(game, seats, resolved=True)
+    _sync_seats(game, seats, step)
+    _queue_followups(game, seats, step, resolved=True)
     return True
 
 
@@ -574,7 +598,7 @@ def catch_up(game_id: int) -> int:
     resolution of a complete Out of Gears turn, then every bot that must act. Idempotent:
     each step is checked under the game's row lock. Returns the steps taken."""
     with transaction.atomic():
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        game = Game.objects.locked(game_id)
         if game is None or game.status != Status.ACTIVE:
             return 0
         resolved = int(_resolve(game))
@@ -586,17 +610,19 @@ def play_bots(game_id: int, *, limit: int = 60) -> int:
     made = 0
     while made < limit:
         with transaction.atomic():
-            game = locked_game(game_id)
+            game = locked_game(game_id, with_seats=True)
             if game.status != Status.ACTIVE:
                 return made
-            to_act = engines.engine(game.kind).to_act(game.state)
-            bot = next((s for s in game.seats.all() if s.is_bot and s.seat_id in to_act), None)
+            eng = engines.engine(game.kind)
+            to_act = eng.to_act(game.state)
+            seats = game.table
+            bot = next((s for s in seats if s.is_bot and s.seat_id in to_act), None)
             if bot is None:
                 return made
             action = engines.bot_action(
                 game.kind, bot.bot, game.state, bot.seat_id, f"{game.seed}:{game.version}"
             )
-            _apply(game, bot, action, Move.Kind.ACTION)
+            _apply(game, bot, action, Move.Kind.ACTION, eng, seats)
             made += 1
     # Many bot moves in a row (a game of bots): continue in a fresh task, not in this one.
     effects.enqueue("games.tasks.play_bots", game_id)
@@ -606,14 +632,28 @@ def play_bots(game_id: int, *, limit: int = 60) -> int:
 # --- internals -----------------------------------------------------------------------------
 
 
+@dataclass(frozen=True)
+class Step:
+    """What a change leaves the server owing the game, worked out once from the engine (after
+    the change): who must act now, and whether a complete Out of Gears turn waits for its
+    resolution or a bot must play. `due_since`, Seat.to_act and the tasks queued all read it."""
+
+    to_act: frozenset[str]  # the seats that must act now: none unless the game is in play
+    resolve: bool  # every program is in: the turn waits for its resolution
+    bots: bool  # a bot must act (never while a resolution waits)
+
+    @property
+    def due(self) -> bool:
+        return self.resolve or self.bots
+
+
 def _record(game: Game, seat: Seat | None, kind: str, action: dict | None) -> None:
     game.move_count += 1
-    rows.insert_move(Move(game=game, seq=game.move_count, seat=seat, kind=kind, action=action))
+    Move.objects.create(game=game, seq=game.move_count, seat=seat, kind=kind, action=action)
 
 
-def _after_change(game: Game, *, new_turn: bool) -> None:
+def _after_change(game: Game, eng: engines.Engine, *, new_turn: bool) -> None:
     """Bump the version; on a new turn, restart the clock; at the end, record the result."""
-    eng = engines.engine(game.kind)
     game.version += 1
     game.turn = eng.turn(game.state)
     if new_turn:
@@ -647,34 +687,34 @@ def _save(game: Game) -> None:
     )
 
 
-def _settle(game: Game) -> list[Seat]:
-    """The game's seats (one query), and `due_since` set when the server now owes the game a
-    step: a complete Out of Gears turn to resolve, or a bot whose turn it is (the outbox that
-    the sweep reads; docs/delivery.md)."""
-    if "seats" in getattr(game, "_prefetched_objects_cache", {}):  # locked_game(with_seats)
-        seats = list(game.seats.all())
-    else:
+def _settle(
+    game: Game, eng: engines.Engine, seats: list[Seat] | None = None
+) -> tuple[list[Seat], Step]:
+    """The game's seats (those read with it under the lock, else one query) and its Step;
+    `due_since` set when the server now owes the game a step: a complete Out of Gears turn
+    to resolve, or a bot whose turn it is (the outbox that the sweep reads; docs/delivery.md)."""
+    if seats is None:
         seats = list(game.seats.select_related("user", "replaced_user"))
-    due = False
     if game.status == Status.ACTIVE:
-        eng = engines.engine(game.kind)
-        if eng.needs_resolution(game.state):
-            due = True
-        else:
-            to_act = eng.to_act(game.state)
-            due = any(s.is_bot and s.seat_id in to_act for s in seats)
-    game.due_since = timezone.now() if due else None
-    return seats
+        resolve = eng.needs_resolution(game.state)
+        to_act = frozenset(eng.to_act(game.state))
+    else:
+        resolve, to_act = False, frozenset()
+    bots = not resolve and any(s.is_bot and s.seat_id in to_act for s in seats)
+    step = Step(to_act=to_act, resolve=resolve, bots=bots)
+    game.due_since = timezone.now() if step.due else None
+    return seats, step
 
 
-def _sync_seats(game: Game, seats: list[Seat]) -> None:
+def _sync_seats(game: Game, seats: list[Seat], step: Step) -> None:
     """Keep Seat.to_act (the "your turn" index) in step with the engine, in one UPDATE of the
     rows that change, and in the `seats` loaded (a page drawn from them next shows who is away
     while it waits for them)."""
-    active = game.status == Status.ACTIVE
-    to_act = engines.engine(game.kind).to_act(game.state) if active else frozenset()
-    positions = sorted(int(s) for s in to_act)
-    rows.set_to_act(game.pk, positions)
+    positions = sorted(int(s) for s in step.to_act)
+    should = Q(position__in=positions)
+    Seat.objects.filter(game_id=game.pk).filter(
+        (should & Q(to_act=False)) | (~should & Q(to_act=True))
+    ).update(to_act=Case(When(should, then=True), default=False))
     live.forget_turns(uid for s in seats for uid in (s.user_id, s.replaced_user_id))
     for seat in seats:
         seat.to_act = seat.position in positions
@@ -690,6 +730,7 @@ def _touch(game: Game) -> None:
 def _queue_followups(
     game: Game,
     seats: list[Seat],
+    step: Step,
     *,
     mover: Seat | None = None,
     new_turn: bool = False,
@@ -706,12 +747,10 @@ def _queue_followups(
         return
     if game.status != Status.ACTIVE:
         return
-    eng = engines.engine(game.kind)
-    if eng.needs_resolution(game.state):
+    if step.resolve:
         effects.after_commit("games.tasks.resolve_turn", game_id, turn)
         return
-    to_act = eng.to_act(game.state)
-    if any(s.is_bot and s.seat_id in to_act for s in seats):
+    if step.bots:
         effects.after_commit("games.tasks.play_bots", game_id)
     if resolved:
         humans = [s for s in seats if s.user_id and not s.bot]
@@ -720,7 +759,7 @@ def _queue_followups(
         waiting = [
             s
             for s in seats
-            if s.seat_id in to_act
+            if s.seat_id in step.to_act
             and s.user_id
             and not s.bot
             and (mover is None or s.pk != mover.pk)
@@ -739,7 +778,7 @@ def mark_seen(seat: Seat, version: int, mark: int) -> None:
     """Remember what a player has now been shown of their game (the version, and the newest
     event or turn story), so that the next visit marks what is new: one UPDATE, when changed."""
     if seat.seen_version != version or seat.seen_mark != mark:
-        rows.set_seen(seat.pk, version, mark)
+        Seat.objects.filter(pk=seat.pk).update(seen_version=version, seen_mark=mark)
         seat.seen_version, seat.seen_mark = version, mark
 
 
@@ -797,7 +836,7 @@ def expire_turn(game_id: int, turn: int, *, now=None) -> bool:
                 action = eng.timeout_actions(game.state, rng, last_chance=last).get(seat.seat_id)
                 if action is None:
                     break
-                _apply(game, seat, action, Move.Kind.TIMEOUT)
+                _apply(game, seat, action, Move.Kind.TIMEOUT, eng)
             if not seat.is_bot:
                 seat.missed_deadlines += 1
                 Seat.objects.filter(pk=seat.pk).update(missed_deadlines=seat.missed_deadlines)
@@ -824,7 +863,7 @@ def replace_with_bot(game: Game, seat: Seat, *, missed: bool) -> None:
     seat.bot, seat.replaced_user, seat.user = "greedy", user, None
     seat.save(update_fields=["bot", "replaced_user", "user"])
     game.version += 1
-    seats = _settle(game)
+    seats, step = _settle(game, engines.engine(game.kind))
     game.save(update_fields=["version", "due_since", "updated"])
     if missed:
         seat.user = user  # only to address the e-mail; the seat row no longer names them
@@ -834,8 +873,8 @@ def replace_with_bot(game: Game, seat: Seat, *, missed: bool) -> None:
     notifications.queue(
         game, notifications.Kind.PLAYER_REPLACED, others, turn=game.turn, about=seat.position
     )
-    _sync_seats(game, seats)
-    _queue_followups(game, seats)
+    _sync_seats(game, seats, step)
+    _queue_followups(game, seats, step)
 
 
 def remind(game_id: int, turn: int, *, now=None) -> int:

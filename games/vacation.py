@@ -93,7 +93,7 @@ def _retime(user: User, old_back: datetime, new_back: datetime, now: datetime) -
     )
     moved = 0
     for game_id in game_ids:
-        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        game = Game.objects.locked(game_id)
         if game is None or game.status != Status.ACTIVE or not is_paused_for(game, old_back):
             continue
         game.deadline = new_back + game.paused_left
@@ -204,6 +204,6 @@ def away_seats(game: Game) -> list[dict]:
     now = timezone.now()
     return [
         {"seat": s.seat_id, "name": s.name, "until": s.user.away_until}
-        for s in game.seats.all()
+        for s in game.table
         if s.to_act and s.user_id and not s.bot and is_away(s.user, now)
     ]

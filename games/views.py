@@ -16,8 +16,7 @@ from django.contrib.humanize.templatetags.humanize import ordinal
 from django.core.cache import cache
 from django.core.exceptions import RequestDataTooBig
 from django.core.paginator import Paginator
-from django.db import connection
-from django.db.models import Count
+from django.db.models import Count, Max, Q, Sum
 from django.db.models.fields.json import KeyTransform
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -35,10 +34,8 @@ from accounts.models import EmailSuppression, User
 from games import engines, live, moderation, ratings, replay, rows, services
 from games.context_processors import your_turn_count
 from games.forms import NewGameForm
-from games.models import ChatMessage, Game, Invitation, Seat, Status, seat_names
+from games.models import ChatMessage, Game, Invitation, Seat, Status, seat_names, table_prefetch
 from games.pages import Table, page
-
-SEATS = services.SEATS
 
 
 def answer_error(request: HttpRequest, exc: services.GameError, back) -> HttpResponse:
@@ -59,8 +56,7 @@ def _visible_game(request: HttpRequest, game_id: int, *, token: str | None = Non
     """The game if this visitor may see it: seated players always, and those who left it for a
     bot (read only); anyone for a public game or with the join link; for everybody else a
     private game does not exist (404)."""
-    # Its row, seats and players in one query written out once (games/rows.py).
-    game = rows.game_with_seats(game_id)
+    game = Game.objects.with_table(game_id)
     if game is None:
         raise Http404("There is no such game.")
     _user_from_seats(request, game)
@@ -108,7 +104,7 @@ def _lobby_lists() -> str:
     # Public games in play, to watch: the most recently moved first (the lobby's index).
     watch_games = (
         Game.objects.filter(status=Status.ACTIVE, public=True)
-        .prefetch_related(SEATS)
+        .prefetch_related(table_prefetch())
         .defer("state")
         .order_by("-updated")[:WATCH_SHOWN]
     )
@@ -165,26 +161,26 @@ def my_games(request: HttpRequest) -> HttpResponse:
 
 # What "my games" shows changes only when one of my games does (a move, a join, a result: its
 # `updated`), when I look at one (what is new for me: my seats' seen marks), or when I am
-# invited: one aggregate query over my seats and invitations says whether it did. The names of
+# invited: an aggregate of my seats and one of my invitations say whether it did. The names of
 # the other players and "due in …" may lag by up to MY_GAMES_SECONDS.
-_MY_GAMES_STATE_SQL = f"""
-    SELECT count(*), max(g.updated), sum(s.seen_version), sum(s.seen_mark), max(s.id),
-        (SELECT count(*) FROM {Invitation._meta.db_table} i
-            WHERE i.user_id = %s AND i.accepted IS NULL),
-        (SELECT max(ig.updated) FROM {Invitation._meta.db_table} i
-            JOIN {Game._meta.db_table} ig ON ig.id = i.game_id
-            WHERE i.user_id = %s AND i.accepted IS NULL),
-        (SELECT max(i.id) FROM {Invitation._meta.db_table} i WHERE i.user_id = %s)
-    FROM {Seat._meta.db_table} s JOIN {Game._meta.db_table} g ON g.id = s.game_id
-    WHERE s.user_id = %s
-"""  # noqa: S608 - table names from the models; every value is a parameter
 MY_GAMES_SECONDS = 60
 
 
 def _my_games_key(user_id: int) -> str:
-    with connection.cursor() as cursor:
-        cursor.execute(_MY_GAMES_STATE_SQL, [user_id] * 4)
-        state = cursor.fetchone()
+    seats = Seat.objects.filter(user_id=user_id).aggregate(
+        n=Count("pk"),
+        updated=Max("game__updated"),
+        seen=Sum("seen_version"),
+        marks=Sum("seen_mark"),
+        last=Max("pk"),
+    )
+    waiting = Q(accepted__isnull=True)
+    invited = Invitation.objects.filter(user_id=user_id).aggregate(
+        n=Count("pk", filter=waiting),
+        updated=Max("game__updated", filter=waiting),
+        last=Max("pk"),
+    )
+    state = (*seats.values(), *invited.values())
     digest = hashlib.blake2b(repr(state).encode(), digest_size=12).hexdigest()
     # Times are drawn in the player's own zone: a change of zone draws the list again.
     return f"my-games:{user_id}:{digest}:{timezone.get_current_timezone_name()}"
@@ -358,7 +354,7 @@ def _render_game(
             {
                 "game": game,
                 "seat": seat,
-                "seats": list(game.seats.all()),
+                "seats": game.table,
                 "error": error,
                 "join_url": request.build_absolute_uri(
                     reverse("game", args=[game.pk]) + f"?token={game.join_token}"
@@ -394,7 +390,7 @@ def _game_context(
     eng = engines.engine(game.kind)
     me = seat.seat_id if seat and seat.position else None
     view = eng.view(game.state, me)
-    seats = {s.seat_id: s for s in game.seats.all()}
+    seats = {s.seat_id: s for s in game.table}
     names = seat_names(seats.values())
     legal = eng.legal_actions(game.state, me) if me and game.is_active else []
     context = {
@@ -494,7 +490,7 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
         except live.Revoked:  # its user left the seat, changed password, was deactivated
             pass
     user_id = _session_user_id(request)
-    row = _poll_row(game_id, user_id, request.GET.get("t", "-"))
+    row = rows.poll_row(game_id, user_id, request.GET.get("t", "-"))
     if row is None:
         raise Http404("There is no such game.")
     version, status, chat_seq, open_to_all, seated, password, my_seat, watched, your_turn = row
@@ -560,49 +556,6 @@ def _poll_answer(
     return HttpResponse(status=204)
 
 
-# The live-update check is the most frequent request of all (every open page, every 2 s): its
-# one query is written out once rather than compiled by the ORM on every call (about a quarter
-# of the check's CPU time). A primary-key lookup, and the user's seat among the game's few
-# seats (their own, or the one they left to a bot: reading stays allowed); the session user's
-# password hash comes along only if the account is active, so that the session can be checked
-# as the rest of the site checks it (django.contrib.auth.get_user) without loading the user;
-# and the number of games waiting for that user (the nav's badge), by the seat's (user, to_act)
-# index.
-_POLL_SQL = f"""
-    SELECT g.version, g.status, g.chat_seq,
-        (g.public OR (g.join_token = %s AND (g.status = %s OR g.watchable_by_link))),
-        s.id IS NOT NULL,
-        u.password, CASE WHEN s.user_id = %s THEN s.id END, s.watched,
-        (SELECT count(*) FROM {Seat._meta.db_table} t
-            JOIN {Game._meta.db_table} tg ON tg.id = t.game_id
-            WHERE t.user_id = u.id AND t.to_act AND tg.status = %s)
-    FROM {Game._meta.db_table} g
-    LEFT JOIN {Seat._meta.db_table} s
-        ON s.game_id = g.id AND (s.user_id = %s OR s.replaced_user_id = %s)
-    LEFT JOIN {User._meta.db_table} u ON u.id = %s AND u.is_active
-    WHERE g.id = %s
-    LIMIT 1
-"""  # noqa: S608 - table names from the models; every value is a parameter
-
-
-def _poll_row(game_id: int, user_id: int, token: str) -> tuple | None:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            _POLL_SQL,
-            [
-                token,
-                Status.OPEN.value,
-                user_id,
-                Status.ACTIVE.value,
-                user_id,
-                user_id,
-                user_id,
-                game_id,
-            ],
-        )
-        return cursor.fetchone()
-
-
 YOUR_TURN_HEADER = "X-Your-Turn"
 
 
@@ -643,20 +596,18 @@ def _user_from_seats(request: HttpRequest, game: Game) -> None:
     users by id (ModelBackend.get_user), the user is active, the session's hash is the one of
     their current password. Any other case (a visitor, a hash of an older secret) leaves
     request.user to load as it always does."""
-    if hasattr(request, "_cached_user"):  # django.contrib.auth.middleware.get_user's cache
-        return
     user_id = _session_user_id(request)
     backend = request.session.get(BACKEND_SESSION_KEY)
     if not user_id or backend not in settings.AUTHENTICATION_BACKENDS:
         return
     if type(load_backend(backend)).get_user is not ModelBackend.get_user:
         return
-    for seat in game.seats.all():
+    for seat in game.table:
         for user in (seat.user, seat.replaced_user):
             if user is not None and user.pk == user_id:
                 given = request.session.get(HASH_SESSION_KEY) or ""
                 if user.is_active and constant_time_compare(given, user.get_session_auth_hash()):
-                    request._cached_user = user
+                    request.user = user  # what AuthenticationMiddleware's lazy user would load
                 return
 
 
@@ -667,10 +618,18 @@ def _parse_version(request: HttpRequest) -> int | None:
         return None
 
 
+def _posted_forms(post) -> dict[str, object]:
+    """The action as each game's own form would read the POST (an Out of Gears program form),
+    by kind: read without the database; the service takes the one of the game's kind."""
+    return {kind: page(kind).parse_move(post) for kind in engines.ENGINES}
+
+
 @login_required
 @require_POST
 def move(request: HttpRequest, game_id: int) -> HttpResponse:
-    """A move (Geared) or a program (Out of Gears): the engine's action as JSON, and the version."""
+    """A move (Geared) or a program (Out of Gears): the engine's action as JSON, or the game's
+    own form, and the version. The game is read once, by the service, locked; the answer is
+    drawn from the game it returns, or (a refusal) the game as it read it."""
     try:
         raw = request.POST.get("action", "")
     except RequestDataTooBig:
@@ -679,15 +638,17 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
         action = json.loads(raw)
     except (ValueError, TypeError, RecursionError):  # RecursionError: nesting thousands deep
         action = None
+    by_kind = _posted_forms(request.POST) if action is None else None
     try:
-        if action is None:
-            game = _visible_game(request, game_id)
-            action = page(game.kind).parse_move(request.POST)
-        if action is None:
-            raise services.GameError("That is not an action.")
-        game = services.submit_action(request.user, game_id, _parse_version(request), action)
+        game = services.submit_action(
+            request.user, game_id, _parse_version(request), action, by_kind=by_kind
+        )
     except services.GameError as exc:
-        game = _visible_game(request, game_id)
+        game = exc.game
+        if game is None or not services.may_watch(game, request.user, None):
+            game = _visible_game(request, game_id)  # a 404 for who may not see it
+        if by_kind is not None:
+            action = by_kind.get(game.kind)
         # The confirm form posts to this URL with the preview's selection in its query string,
         # so a refusal shows the same preview (if it still stands) with the reason beside it.
         if not request.htmx:
@@ -696,10 +657,10 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
         return _render_game(request, game, error=exc.message, status=exc.status, refused=action)
     if not request.htmx:
         return redirect(game)
-    # The game as the move left it, its seats loaded with it: no need to read it again, unless
-    # the move left the server a step to take (a turn to resolve, a bot to play), which may
-    # have been taken since the commit.
-    if game.due_since is not None:
+    # The game as the move left it, its seats with it (their to_act too); read again only if
+    # the step the move left the server (a turn to resolve, a bot to play) was taken since
+    # the commit, as the cache says (a worker that was quick, or tasks run in this process).
+    if game.due_since is not None and live.committed_version(game_id) != game.version:
         game = _visible_game(request, game_id)
     return _with_your_turn(request, _render_game(request, game, query={}))
 
@@ -785,7 +746,9 @@ CHAT_SHOWN = 50
 
 
 def _chat_messages(game: Game) -> list[ChatMessage]:
-    return rows.latest_chat(game.pk, CHAT_SHOWN)  # with their authors, oldest first
+    """The game's last messages, oldest first, each with its author."""
+    latest = game.chat.select_related("author").order_by("-pk")[:CHAT_SHOWN]
+    return list(reversed(latest))
 
 
 def _chat_response(request, game_id: int, *, error: str = "", notice: str = "", status=200):
@@ -907,7 +870,7 @@ def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
         invitation = services.email_invitation_for(request.user, token)
     except services.GameError as exc:
         raise Http404(exc.message) from None
-    game = rows.game_with_seats(invitation.game_id)
+    game = Game.objects.with_table(invitation.game_id)
     seat = services.seat_of(game, request.user)
     if seat is not None:
         return redirect(game)  # already at the table
@@ -922,7 +885,7 @@ def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
     context = {
         "game": game,
         "seat": None,
-        "seats": list(game.seats.all()),
+        "seats": game.table,
         "invited_by": invitation.inviter.username,
         "join_action": here,
         "poll_key": live.issue(game.pk, request.user, None),
@@ -954,7 +917,7 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
         return redirect(game)
     seat = services.seat_of(game, request.user)
     me = seat.seat_id if seat else None
-    names = seat_names(game.seats.all())
+    names = seat_names(game.table)
     context = {"game": game, "nav_section": "my_games"}
     context.update(page(game.kind).log_context(game, me, names))
     return render(request, "games/log.html", context)

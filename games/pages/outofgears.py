@@ -75,7 +75,7 @@ def start_options(game: Game, seats: list[Seat], rng: random.Random) -> dict:
 
 
 def table_context(game: Game) -> dict:
-    taken = {r for s in game.seats.all() for r in s.robots}
+    taken = {r for s in game.table for r in s.robots}
     return {"robot_choices": [(n, COLOURS[n]) for n in range(1, 9) if n not in taken]}
 
 

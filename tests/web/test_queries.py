@@ -162,7 +162,8 @@ def test_a_player_s_page_and_fragment_cost_a_fixed_few_queries(alice, bob):
 
 def test_a_move_answered_with_the_fragment_costs_a_fixed_number_of_queries(alice, bob, monkeypatch):
     """The user, the transaction (the game locked, its seats, the Move row, the game, to_act,
-    the next player's e-mail), what the mover has now seen, the nav's count."""
+    the next player's e-mail, and the test's savepoint around it), what the mover has now
+    seen, the nav's count."""
     rng = random.Random(16)  # one deal, whose first move is a plain one (not the game's end)
     monkeypatch.setattr(services, "table_rng", lambda: rng)
     game = start_geared([alice, bob], target=1000)
@@ -173,3 +174,47 @@ def test_a_move_answered_with_the_fragment_costs_a_fixed_number_of_queries(alice
     assert response.status_code == 200
     sql = [q["sql"] for q in queries.captured_queries]
     assert len(sql) == 11, sql
+
+
+def _move_queries(client, game, action, version) -> list[str]:
+    with CaptureQueriesContext(connection) as queries:
+        response = post_move(client, game, action, version, htmx=True)
+    sql = [q["sql"] for q in queries.captured_queries]
+    return response, [q for q in sql if "SAVEPOINT" not in q]
+
+
+def test_a_refused_move_is_answered_from_the_game_read_under_the_lock(alice, bob):
+    """A stale version: the user, the game locked and its seats, what the mover has now seen.
+    The game is not read again for the answer."""
+    game = start_geared([alice, bob], target=1000)
+    seat = seat_to_act(game)
+    client = client_for(seat.user)
+    response, sql = _move_queries(client, game, greedy_choice(game, seat), game.version - 1)
+    assert response.status_code == 409
+    assert "The game has moved on since this page was loaded" in response.content.decode()
+    assert len(sql) == 4, sql
+    game.refresh_from_db()
+    assert game.move_count == 0  # nothing changed
+
+
+def test_a_move_that_leaves_a_bot_to_play_is_answered_without_reading_the_game_again(alice):
+    """Against a bot the move leaves the server a step to take (`due_since`): the answer is
+    drawn from the game the move left, as for any move; the page learns of the bot's move by
+    its live check."""
+    game = start_geared([alice], bots=("greedy",), target=1000)
+    services.play_bots(game.pk)  # the bot may be first
+    game.refresh_from_db()
+    seat = seat_to_act(game)
+    client = client_for(seat.user)
+    response, sql = _move_queries(client, game, greedy_choice(game, seat), game.version)
+    assert response.status_code == 200
+    game.refresh_from_db()
+    assert game.due_since is not None and game.move_count >= 1
+    # The user, the game locked, its seats, the Move row, the game, to_act, the version last
+    # committed (the cache's, set at the commit: here, inside the test's transaction, the
+    # database's), what the mover has now seen, the nav's count: no e-mail (the bot is next),
+    # no second read of the game and its seats.
+    assert len(sql) == 9, sql
+    # The game's row with its state is read once: by the lock, not again for the answer.
+    reads = [q for q in sql if q.lstrip().startswith("SELECT") and '"state"' in q]
+    assert len(reads) == 1, reads

@@ -10,7 +10,7 @@ from django.urls import reverse
 
 from games import services
 from tests.conftest import make_user
-from tests.web_oog.helpers import client_for, greedy_program, seat_of, start_oog
+from tests.web_oog.helpers import client_for, greedy_program, post_program, seat_of, start_oog
 
 pytestmark = pytest.mark.django_db
 
@@ -77,3 +77,36 @@ def test_a_spectators_page_costs_the_same_queries_however_big_the_game(
 
     client = client_for(zoe)
     assert _counts(client, small) == _counts(client, big)
+
+
+def test_a_program_posted_by_the_form_reads_the_game_once(alice, bob, carol):
+    """The program form's POST is parsed without the database: the user, the game locked, its
+    seats, the Move row, the game, to_act, what the player has now seen, the nav's count. The
+    game is not read first to choose the form's parser, nor again for the answer."""
+    game = start_oog([alice, bob, carol])
+    seat = seat_of(game, alice)
+    client = client_for(alice)
+    client.get(game.get_absolute_url())  # what a visit writes once (the session, the seen mark)
+    with CaptureQueriesContext(connection) as ctx:
+        response = post_program(client, game, greedy_program(game, seat), game.version)
+    assert response.status_code == 200
+    sql = [q["sql"] for q in ctx.captured_queries if "SAVEPOINT" not in q["sql"]]
+    assert len(sql) == 8, sql
+    game.refresh_from_db()
+    assert seat.seat_id in game.state["programs"] or game.move_count == 1
+
+
+def test_a_refused_program_is_answered_from_the_game_read_under_the_lock(alice, bob, carol):
+    game = start_oog([alice, bob, carol])
+    seat = seat_of(game, alice)
+    client = client_for(alice)
+    client.get(game.get_absolute_url())
+    with CaptureQueriesContext(connection) as ctx:  # a version from the future: refused
+        response = post_program(client, game, greedy_program(game, seat), game.version + 1)
+    assert response.status_code == 409
+    assert "The game has moved on" in response.content.decode()
+    sql = [q["sql"] for q in ctx.captured_queries if "SAVEPOINT" not in q["sql"]]
+    # The user, the game locked and its seats: the answer is drawn from that game.
+    assert len(sql) == 3, sql
+    game.refresh_from_db()
+    assert game.move_count == 0

@@ -1,0 +1,42 @@
+"""The shape of the code that a reader (and the next Django release) relies on: written-out SQL
+in one module, and none of Django's private attributes in the game's code."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+GAMES = Path(__file__).resolve().parent.parent / "games"
+PRIVATE = ("_result_cache", "_prefetched_objects_cache", "_apply_rel_filters", "_cached_user")
+
+
+def _sources():
+    return sorted(GAMES.rglob("*.py"))
+
+
+def test_written_out_sql_lives_in_one_module():
+    users = {p.relative_to(GAMES).as_posix() for p in _sources() if "cursor()" in p.read_text()}
+    assert users == {"rows.py"}
+
+
+def test_no_private_attribute_of_django_is_used_in_games():
+    found = [
+        f"{p.relative_to(GAMES)}: {name}"
+        for p in _sources()
+        for name in PRIVATE
+        if re.search(rf"\b{name}\b", p.read_text())
+    ]
+    assert found == []
+
+
+def test_a_game_is_locked_in_one_place():
+    """Game.objects.locked (games/models.py) takes a game's row lock; every other module asks
+    it, or services.locked_game, which does."""
+    found = [
+        f"{p.relative_to(GAMES)}: {line.strip()}"
+        for p in _sources()
+        if p.name != "models.py"
+        for line in p.read_text().splitlines()
+        if ("select_for_update" in line and "Game" in line) or "FOR UPDATE" in line
+    ]
+    assert found == []
