@@ -1,7 +1,6 @@
 import pytest
-from django.test import Client
 
-from tests.support.games import start_geared
+from tests.support.games import client_for, start_geared
 from tests.support.users import make_user
 
 
@@ -13,10 +12,7 @@ def moderator(db, django_user_model):
 @pytest.fixture
 def mod_client(moderator):
     """The moderator's own browser: separate from `client`, which plays the players."""
-    mod = Client()
-    mod.force_login(moderator)
-    mod.get("/")  # the session's first request stores the time zone in it: once per session
-    return mod
+    return client_for(moderator)
 
 
 @pytest.fixture

@@ -13,14 +13,13 @@ import logging
 from datetime import timedelta
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from games import outbox, tasks
 from games.models import Game, Move, Notification
 from tests.notify.helpers import end_turn_choice, notes, play_turn, seat_to_act
-from tests.support.games import start_geared
+from tests.support.games import client_for, start_geared
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -47,8 +46,7 @@ def test_a_move_by_the_view_stands_when_its_email_is_refused(smtp_mail, alice, b
     game = start_geared([alice, bob], target=2000)
     seat = seat_to_act(game)
     action = end_turn_choice(game, seat)
-    client = Client()
-    client.force_login(seat.user)
+    client = client_for(seat.user)
     response = client.post(
         reverse("game_move", args=[game.pk]),
         {"action": json.dumps(action), "version": str(game.version)},

@@ -8,7 +8,6 @@ import zoneinfo
 
 import pytest
 from django.conf import settings
-from django.test import Client
 from django.urls import resolve, reverse
 from django.utils import dateformat, timezone
 
@@ -25,7 +24,7 @@ from tests.notify.helpers import (
     text_part,
     unsubscribe_url,
 )
-from tests.support.games import start_geared, start_oog
+from tests.support.games import client_for, start_geared, start_oog
 from tests.support.waiting import wait_for
 
 # The worker reads committed rows through its own connection: no test-wrapping transaction.
@@ -58,8 +57,7 @@ def test_a_geared_move_mails_the_next_player_one_your_turn_email(
     assert smtp_mail.to(waiting.email) == []
 
     action = end_turn_choice(game, mover_seat)
-    client = Client()
-    client.force_login(mover)
+    client = client_for(mover)
     response = client.post(
         reverse("game_move", args=[game.pk]),
         {"action": json.dumps(action), "version": str(game.version)},
