@@ -1,17 +1,17 @@
-"""Shared fixtures: the personas (alice, bob, carol — carol must not see alice's things) and the
-real Celery worker for the tests that need one."""
+"""Shared fixtures: the personas (alice, bob, carol — carol must not see alice's things); the
+real Celery worker, the SMTP servers and the cache, from tests/support and tests/smtp.py."""
 
 from __future__ import annotations
 
 import os
-import uuid
 
 import pytest
 from hypothesis import settings as hypothesis_settings
 
 from tests.smtp import hung_server, smtp_control, smtp_server  # noqa: F401 (fixtures: real servers)
-
-PASSWORD = "correct-horse-battery-staple"
+from tests.support.cache import _fresh_cache, redis_cache  # noqa: F401 (fixtures)
+from tests.support.users import make_user
+from tests.support.workers import celery_worker  # noqa: F401 (fixture: a real worker)
 
 # CI (.ci/run sets CI=true) plays the same random games every run, as Hypothesis advises for CI:
 # a landing never depends on a lucky draw. A developer's `make test` and `make deep-test`
@@ -36,41 +36,6 @@ def _seeded_tables(request, monkeypatch):
     monkeypatch.setattr(services, "table_rng", lambda: rng)
 
 
-@pytest.fixture(autouse=True)
-def _fresh_cache(request):
-    """Each test starts with an empty cache (the lobby's lists, the live check's copies)."""
-    if not request.config.pluginmanager.hasplugin("django"):
-        return
-    from django.core.cache import cache
-
-    cache.clear()
-
-
-@pytest.fixture
-def redis_cache(settings):
-    """The cache as in production: Redis (shared by every process), the live cache on; its
-    own key prefix per test."""
-    settings.CACHES = {
-        "default": {
-            "BACKEND": "config.cache.RedisCache",
-            "LOCATION": "redis://127.0.0.1:6379/9",
-            "KEY_PREFIX": f"test-live-{uuid.uuid4().hex}",
-        }
-    }
-    settings.GEARTABLE_LIVE_CACHE = True
-    return settings
-
-
-def make_user(django_user_model, username: str, **extra):
-    from allauth.account.models import EmailAddress  # lazily: engine tests run without Django
-
-    user = django_user_model.objects.create_user(
-        username=username, email=f"{username}@example.com", password=PASSWORD, **extra
-    )
-    EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
-    return user
-
-
 @pytest.fixture
 def alice(db, django_user_model):
     return make_user(django_user_model, "alice", display_name="Alice")
@@ -90,30 +55,6 @@ def carol(db, django_user_model):
 def alice_client(client, alice):
     client.force_login(alice)
     return client
-
-
-# --- Celery: the project's own app on a real broker, for the tests that need a worker ---
-
-
-@pytest.fixture
-def celery_worker(settings):
-    """A real Celery worker (solo pool, in a thread) consuming from the real broker.
-
-    Request it *before* `transactional_db`/`live_server`: Celery's Django fixup closes the
-    connections it finds when the worker starts. Tasks stop running eagerly for the test."""
-    from celery.contrib.testing.worker import start_worker
-
-    from config.celery import app
-
-    app.conf.task_always_eager = False
-    settings.CELERY_TASK_ALWAYS_EAGER = False
-    try:
-        with start_worker(
-            app, pool="solo", perform_ping_check=False, without_heartbeat=False, loglevel="WARNING"
-        ) as worker:
-            yield worker
-    finally:
-        app.conf.task_always_eager = True
 
 
 # --- every finished game of the test run round-trips through its record (issue 17) ---

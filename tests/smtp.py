@@ -6,7 +6,6 @@ import asyncio
 import logging
 import socket
 import threading
-import time
 from contextlib import suppress
 from dataclasses import dataclass, field
 from email import message_from_bytes, policy
@@ -14,6 +13,8 @@ from email.message import EmailMessage
 
 import pytest
 from aiosmtpd.controller import Controller
+
+from tests.support.waiting import wait_for
 
 
 def free_port() -> int:
@@ -68,18 +69,20 @@ class Inbox:
         return [m for m in self.messages if address in m["To"]]
 
     def wait_for(self, count: int, *, to: str | None = None, seconds: float = 10.0):
-        """Poll until at least `count` messages (to `to`) are in; they go out in the worker."""
-        deadline = time.monotonic() + seconds
-        while True:
-            found = self.to(to) if to else list(self.messages)
-            if len(found) >= count:
-                return found
-            if time.monotonic() > deadline:
-                raise AssertionError(
-                    f"timed out after {seconds} s: {len(found)} of {count} e-mail(s)"
-                    f"{' to ' + to if to else ''}; subjects: {[m['Subject'] for m in found]}"
-                )
-            time.sleep(0.05)
+        """Wait until at least `count` messages (to `to`) are in; they go out in the worker."""
+
+        def found() -> list[EmailMessage]:
+            return self.to(to) if to else list(self.messages)
+
+        wait_for(
+            lambda: len(found()) >= count,
+            seconds=seconds,
+            what=lambda: (
+                f"{count} e-mail(s){' to ' + to if to else ''}, {len(found())} in; "
+                f"subjects: {[m['Subject'] for m in found()]}"
+            ),
+        )
+        return found()
 
 
 def mailers_for(port: int, *, timeout: float = 5, **options) -> dict:

@@ -8,7 +8,7 @@ from django.core import mail
 from django.urls import reverse
 
 from accounts.models import User
-from tests.conftest import PASSWORD
+from tests.support.users import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

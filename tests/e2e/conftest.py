@@ -52,35 +52,3 @@ def new_page(new_context, problems):
         return problems.watch(page, who)
 
     return make
-
-
-@pytest.fixture
-def private_queue():
-    """This process's own Celery queue while its worker runs: another pytest process's worker on
-    the same Redis must not take this test's tasks (and run them against its own test database),
-    nor this worker take theirs."""
-    from config.celery import app
-
-    saved = app.conf.task_default_queue
-    name = f"geartable-e2e-{os.getpid()}"
-    app.conf.task_default_queue = name
-    app.__dict__.pop("amqp", None)  # rebuilt from the settings: queues, routing, task sender
-    assert app.amqp.default_queue.name == name
-    try:
-        yield name
-    finally:
-        app.conf.task_default_queue = saved
-        app.__dict__.pop("amqp", None)
-        with app.connection_for_write() as conn:
-            channel = conn.default_channel
-            channel.queue_delete(name)
-            client = getattr(channel, "client", None)  # Redis: the exchange's binding tables
-            if client is not None:
-                client.delete(f"_kombu.binding.{name}", f"_kombu.binding_permanent.{name}")
-
-
-@pytest.fixture
-def celery_worker(private_queue, celery_worker):
-    """tests/conftest.py's real worker, consuming only this process's queue."""
-    assert set(celery_worker.app.amqp.queues.consume_from) == {private_queue}
-    return celery_worker

@@ -12,9 +12,9 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from tests.conftest import PASSWORD
 from tests.e2e.helpers import DESKTOP, PHONE, give_cards, log_in
 from tests.e2e.test_screens_e2e import geared_mid_game, outofgears_mid_game
+from tests.support.users import PASSWORD
 from tests.web.helpers import advance, seat_to_act
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]

@@ -11,9 +11,9 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from games.models import Game, ModerationAction, Notification
-from tests.conftest import PASSWORD, make_user
 from tests.e2e.helpers import DESKTOP, log_in
-from tests.web.helpers import start_geared
+from tests.support.games import start_geared
+from tests.support.users import PASSWORD, make_user
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

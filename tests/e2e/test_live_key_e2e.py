@@ -8,9 +8,10 @@ import pytest
 from playwright.sync_api import expect
 
 from games import live
-from tests.conftest import PASSWORD
 from tests.e2e.helpers import DESKTOP, assert_not_reloaded, log_in, mark_page
-from tests.web.helpers import advance, start_geared
+from tests.support.games import start_geared
+from tests.support.users import PASSWORD
+from tests.web.helpers import advance
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

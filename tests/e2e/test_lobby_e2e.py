@@ -8,8 +8,8 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Game
-from tests.conftest import PASSWORD
 from tests.e2e.helpers import DESKTOP, PHONE, log_in
+from tests.support.users import PASSWORD
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

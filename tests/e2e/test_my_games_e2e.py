@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.conftest import PASSWORD
 from tests.e2e.helpers import DESKTOP, PHONE, log_in
-from tests.web.helpers import advance, start_geared
-from tests.web_oog.helpers import start_oog
+from tests.support.games import start_geared, start_oog
+from tests.support.users import PASSWORD
+from tests.web.helpers import advance
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -10,8 +10,8 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Game, Move, Status
-from tests.conftest import PASSWORD
 from tests.e2e.helpers import WAIT_MS, assert_not_reloaded, log_in, mark_page
+from tests.support.users import PASSWORD
 
 # The worker and the live server read committed rows from their own connections.
 pytestmark = [pytest.mark.e2e, pytest.mark.worker, pytest.mark.django_db(transaction=True)]

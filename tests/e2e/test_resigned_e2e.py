@@ -8,9 +8,9 @@ import pytest
 from playwright.sync_api import expect
 
 from games import moderation
-from tests.conftest import PASSWORD
 from tests.e2e.helpers import DESKTOP, PHONE, assert_not_reloaded, log_in, mark_page
-from tests.web.helpers import start_geared
+from tests.support.games import start_geared
+from tests.support.users import PASSWORD
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

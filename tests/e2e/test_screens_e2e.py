@@ -10,10 +10,11 @@ from playwright.sync_api import expect
 from games import services
 from games.geared import engine
 from games.models import Move
-from tests.conftest import PASSWORD
 from tests.e2e.helpers import DESKTOP, PHONE, log_in
-from tests.web.helpers import advance, seat_to_act, selection_for, start_geared
-from tests.web_oog.helpers import greedy_program, start_oog
+from tests.support.games import start_geared, start_oog
+from tests.support.users import PASSWORD
+from tests.web.helpers import advance, seat_to_act, selection_for
+from tests.web_oog.helpers import greedy_program
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -11,6 +11,10 @@ on a real broker, the test's PostgreSQL database and a real SMTP server, that a 
   a queue of their own (`<queue>-mail`), and each "worker" is two processes in one process
   group, as in production: one for turns and bots, one (`-c 1`) for e-mail, so that a slow or
   hung SMTP server never holds the slot a resolution needs (issue 23).
+
+The processes write markers (tests/faults/worker_app.py) that a test waits on instead of
+sleeping: the beat's sweeps queued (or failing to be, with the broker down) and run, and every
+e-mail task queued and run (`Stack.wait_settled`: nothing is left that could send again).
 """
 
 from __future__ import annotations
@@ -22,18 +26,20 @@ import signal
 import socket
 import subprocess
 import sys
-import time
 import uuid
+from collections import Counter
 from contextlib import suppress
 from pathlib import Path
 
 import kombu.pools
 import pytest
 from amqp.exceptions import ChannelError
+from celery.signals import after_task_publish
 from django.db import connection
 
 from config.celery import app as celery_app
 from tests.smtp import free_port
+from tests.support.waiting import wait_for
 
 ROOT = Path(__file__).resolve().parents[2]
 RABBITMQ_URL = os.environ.get("CELERY_TEST_AMQP_URL", "amqp://guest:guest@127.0.0.1:5672//")
@@ -58,15 +64,14 @@ MAIL_TASK_NAMES = (
 
 
 def wait_port(port: int, seconds: float = 10.0) -> None:
-    deadline = time.monotonic() + seconds
-    while True:
+    def listening() -> bool:
         try:
             socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            return
         except OSError:
-            if time.monotonic() > deadline:
-                raise
-            time.sleep(0.05)
+            return False
+        return True
+
+    wait_for(listening, seconds=seconds, what=f"a server on port {port}")
 
 
 class PrivateRedis:
@@ -215,11 +220,34 @@ class Stack:
         return [line for line in self.marker.read_text().splitlines() if line.startswith(what)]
 
     def wait_marker(self, what: str, count: int = 1, seconds: float = 20.0) -> None:
-        deadline = time.monotonic() + seconds
-        while len(self.markers(what)) < count:
-            if time.monotonic() > deadline:
-                raise AssertionError(f"no '{what}' marker after {seconds} s: {self.logs()}")
-            time.sleep(0.02)
+        wait_for(
+            lambda: len(self.markers(what)) >= count,
+            seconds=seconds,
+            what=lambda: f"{count} '{what}' marker(s)\n{self.logs()}",
+        )
+
+    def wait_failed_sweep(self, seconds: float = 20.0) -> None:
+        """With the broker down: wait until the beat has tried to queue a sweep and failed. The
+        beat publishes one sweep at a time, so its second attempt from now begins only after
+        the first (made with the broker already down) is over."""
+        self.wait_marker("sweep-queueing", len(self.markers("sweep-queueing")) + 2, seconds)
+
+    def mail_pending(self) -> int:
+        """E-mail tasks queued (by this process or the stack's) that no worker has run yet."""
+        queued = Counter(line.split()[1] for line in self.markers("mail-queued"))
+        ran = Counter(line.split()[1] for line in self.markers("mail-ran"))
+        return sum(max(0, n - ran[task_id]) for task_id, n in queued.items())
+
+    def wait_settled(self, seconds: float = 30.0) -> None:
+        """Wait until whatever could still send an e-mail has run: two more sweeps (so one
+        begun after this call), and every e-mail task queued so far, by them or before. Only
+        where no message was lost (no broker stopped, no worker killed since the start)."""
+        self.wait_marker("sweep-done", len(self.markers("sweep-done")) + 2, seconds)
+        wait_for(
+            lambda: self.mail_pending() == 0,
+            seconds=seconds,
+            what=lambda: f"{self.mail_pending()} e-mail task(s) to run\n{self.logs()}",
+        )
 
     def logs(self) -> str:
         return "\n".join(
@@ -272,9 +300,17 @@ def stack(broker, smtp_server, settings, transactional_db, tmp_path):
     )
     reset_publisher()
     _publish_with_time_limits(TIME_LIMIT)
+
+    def mark_mail_queued(sender=None, headers=None, **_):
+        if sender in MAIL_TASK_NAMES:
+            with stack.marker.open("a") as marker:
+                marker.write(f"mail-queued {headers['id']} {os.getpid()}\n")
+
+    after_task_publish.connect(mark_mail_queued, weak=False)
     try:
         yield stack
     finally:
+        after_task_publish.disconnect(mark_mail_queued)
         _publish_with_time_limits(None)
         stack.stop_all()
         if broker.kind == "amqp":

@@ -11,8 +11,8 @@ from django.urls import reverse
 
 from games import services
 from games.models import Invitation
-from tests.notify.helpers import wait_for
-from tests.web_oog.helpers import client_for
+from tests.support.games import client_for
+from tests.support.waiting import wait_for
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

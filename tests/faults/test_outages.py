@@ -18,15 +18,10 @@ from django.utils import timezone
 from config.celery import app as celery_app
 from games import services
 from games.models import Game, Invitation, Move, Notification
-from tests.notify.helpers import (
-    end_turn_choice,
-    seat_of,
-    seat_to_act,
-    start_geared,
-    start_oog,
-    wait_for,
-)
-from tests.web_oog.helpers import client_for, greedy_program, post_program
+from tests.notify.helpers import end_turn_choice, seat_of, seat_to_act
+from tests.support.games import client_for, start_geared, start_oog
+from tests.support.waiting import wait_for
+from tests.web_oog.helpers import greedy_program, post_program
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -61,6 +56,7 @@ def test_broker_down_during_the_last_program_the_move_stands_and_the_turn_resolv
     )
     assert response.status_code == 200
 
+    stack.wait_marker("sweep-done")  # the stack is up: the beat queues sweeps, a worker runs them
     broker.stop()  # kill -9: Redis keeps nothing on disk, whatever was queued is gone too
     started = time.monotonic()
     response = post_program(
@@ -73,7 +69,7 @@ def test_broker_down_during_the_last_program_the_move_stands_and_the_turn_resolv
     assert game.turn == 1 and set(game.state["programs"]) == {"1", "2"}, "the program is saved"
     assert game.due_since is not None, "the resolution is owed, in the database"
 
-    time.sleep(2)  # the beat's sweeps fail to queue meanwhile
+    stack.wait_failed_sweep()  # the beat's sweeps fail to queue meanwhile
     broker.start()
     wait_for(
         lambda: Game.objects.get(pk=game.pk).turn == 2,
@@ -97,11 +93,12 @@ def test_broker_down_during_a_geared_move_the_bot_plays_after_and_the_player_is_
 ):
     stack.worker()
     stack.beat()
-    game = start_geared([alice], bots=("greedy",))
+    game = start_geared([alice], bots=("greedy",), target=2000)
     wait_for(lambda: seat_to_act(game).user_id == alice.pk, seconds=BOUND, what="alice's turn")
     game.refresh_from_db()
     seat = seat_to_act(game)
     client = client_for(alice)
+    stack.wait_marker("sweep-done")
 
     broker.stop()
     response = client.post(
@@ -114,7 +111,7 @@ def test_broker_down_during_a_geared_move_the_bot_plays_after_and_the_player_is_
     turn = game.turn
     assert seat_to_act(game).is_bot and game.due_since is not None
 
-    time.sleep(2)
+    stack.wait_failed_sweep()
     broker.start()
     wait_for(
         lambda: seat_to_act(game).user_id == alice.pk,
@@ -134,7 +131,7 @@ def test_smtp_down_longer_than_the_old_retry_horizon_every_email_arrives_once_af
 ):
     stack.worker()
     stack.beat()
-    games = [start_geared([alice, bob]) for _ in range(3)]
+    games = [start_geared([alice, bob], target=2000) for _ in range(3)]
     wait_for(lambda: sent_rows(Notification.objects.all()), seconds=BOUND, what="start mails")
     smtp_control.stop()
     before = len(stack.inbox.messages)
@@ -163,7 +160,7 @@ def test_smtp_down_longer_than_the_old_retry_horizon_every_email_arrives_once_af
         seconds=BOUND,
         what="every e-mail after the server came back",
     )
-    time.sleep(3)  # a sweep or two more: nothing is sent again
+    stack.wait_settled()  # a sweep or two more, and what they queued: nothing is sent again
     counts = message_ids(stack.inbox)
     assert [counts[row_message_id(r)] for r in rows] == [1, 1, 1, 1]
     assert len(stack.inbox.messages) == before + 4
@@ -218,7 +215,7 @@ def test_two_emails_of_a_game_go_out_while_a_bot_turn_holds_the_game(stack, alic
     # the game. Here another transaction holds the game row, exactly as a bot's move does,
     # while two e-mails of the same game are sent: they lock only their own rows.
     stack.worker(concurrency=2)
-    game = start_geared([alice, bob], bots=("greedy",))
+    game = start_geared([alice, bob], bots=("greedy",), target=2000)
     wait_for(lambda: sent_rows(Notification.objects.all()), seconds=BOUND, what="start mails")
     received = len(stack.inbox.messages)
     rows = [

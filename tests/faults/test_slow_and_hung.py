@@ -18,10 +18,11 @@ from django.utils import timezone
 from config.celery import app as celery_app
 from games import moderation, services
 from games.models import Game, Move, Notification, Status
-from tests.conftest import make_user
 from tests.faults.conftest import TIME_LIMIT, reset_publisher
-from tests.notify.helpers import start_oog, submit_program, wait_for
-from tests.web_oog.helpers import client_for
+from tests.notify.helpers import submit_program
+from tests.support.games import client_for, start_oog
+from tests.support.users import make_user
+from tests.support.waiting import wait_for
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

@@ -10,7 +10,9 @@ import pytest
 
 from config.celery import app as celery_app
 from games.models import Game, Move, Notification
-from tests.notify.helpers import start_oog, submit_program, wait_for
+from tests.notify.helpers import submit_program
+from tests.support.games import start_oog
+from tests.support.waiting import wait_for
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

@@ -3,12 +3,18 @@ FAULT_SLOW_RESOLVE=<seconds> makes every Out of Gears resolution write a line to
 and then sleep inside its transaction (the game row locked, nothing committed), so that a test
 can kill the worker in the middle of a resolution rather than hope to. FAULT_SLOW_BUILD does the
 same after an e-mail row is claimed and before SMTP is reached, FAULT_SLOW_SEND between the SMTP
-server's answer and the commit of SENT. Production code has no hook."""
+server's answer and the commit of SENT. Production code has no hook.
+
+Every process also writes what a test waits on instead of sleeping: "sweep-queueing" when the
+beat is about to publish a sweep (also when the broker is down and the publish fails),
+"sweep-done" when a worker has run one, and "mail-queued <id>" / "mail-ran <id>" for every
+e-mail task published and run (tests/faults/conftest.py: Stack.wait_settled)."""
 
 import os
 import time
 
 import django
+from celery.signals import after_task_publish, before_task_publish, task_postrun
 
 from config.celery import app
 from games.outofgears import engine
@@ -21,6 +27,30 @@ __all__ = ["app"]
 def _mark(what: str) -> None:
     with open(os.environ["FAULT_MARKER"], "a") as marker:
         marker.write(f"{what} {os.getpid()}\n")
+
+
+SWEEP = "games.tasks.sweep"
+MAIL_TASKS = frozenset(app.conf.task_routes or ())  # routed to the mail queue (CELERY_MAIL_QUEUE)
+
+
+@before_task_publish.connect(weak=False)
+def _sweep_queueing(sender=None, **_):
+    if sender == SWEEP:
+        _mark("sweep-queueing")
+
+
+@after_task_publish.connect(weak=False)
+def _mail_queued(sender=None, headers=None, **_):
+    if sender in MAIL_TASKS:
+        _mark(f"mail-queued {headers['id']}")
+
+
+@task_postrun.connect(weak=False)
+def _ran(sender=None, task_id=None, **_):
+    if sender.name == SWEEP:
+        _mark("sweep-done")
+    elif sender.name in MAIL_TASKS:
+        _mark(f"mail-ran {task_id}")
 
 
 if os.environ.get("FAULT_SLOW_RESOLVE"):

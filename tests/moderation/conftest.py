@@ -1,9 +1,7 @@
 import pytest
-from django.test import Client
 
-from games import services
-from games.models import Game
-from tests.conftest import make_user
+from tests.support.games import client_for, start_geared
+from tests.support.users import make_user
 
 
 @pytest.fixture
@@ -14,26 +12,9 @@ def moderator(db, django_user_model):
 @pytest.fixture
 def mod_client(moderator):
     """The moderator's own browser: separate from `client`, which plays the players."""
-    mod = Client()
-    mod.force_login(moderator)
-    mod.get("/")  # the session's first request stores the time zone in it: once per session
-    return mod
-
-
-def start_geared(creator, *others, turn_seconds=0) -> Game:
-    game = services.create_game(
-        creator,
-        services.NewGame(
-            kind="geared", seat_count=1 + len(others), public=True, turn_seconds=turn_seconds
-        ),
-    )
-    for user in others:
-        services.join_game(user, game.pk)
-    services.start_game(creator, game.pk)
-    game.refresh_from_db()
-    return game
+    return client_for(moderator)
 
 
 @pytest.fixture
 def geared_game(alice, bob):
-    return start_geared(alice, bob, turn_seconds=86400)
+    return start_geared([alice, bob], public=True, target=1000, turn_seconds=86400)

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from games import engines, services
 from games.models import ChatMessage, Game, ModerationAction, Move, Report, Seat, Status
-from tests.moderation.conftest import start_geared
+from tests.support.games import start_geared
 
 pytestmark = pytest.mark.django_db
 
@@ -114,7 +114,9 @@ def test_extend_the_deadline(mod_client, geared_game):
 
 
 def test_a_refused_action_says_why_and_changes_nothing(mod_client, alice, bob):
-    game = start_geared(alice, bob)  # no time per turn: no deadline to extend
+    game = start_geared(
+        [alice, bob], public=True, target=1000
+    )  # no time per turn: no deadline to extend
     response = moderate(mod_client, game, action="extend", hours=5, reason="x")
     assert response.status_code == 200
     assert "no deadline running" in response.content.decode()
@@ -217,7 +219,7 @@ def test_dashboard_figures_use_a_fixed_number_of_queries(mod_client, alice, bob,
     few, figures = count_queries()
     assert figures["active"] == 1 and figures["open_reports"] == 1
     for _ in range(5):
-        start_geared(alice, bob, turn_seconds=43200)
+        start_geared([alice, bob], public=True, target=1000, turn_seconds=43200)
     many, figures = count_queries()
     assert many == few
     assert figures["active"] == 6 and figures["waiting_on_deadline"] == 6
@@ -242,10 +244,10 @@ def _idle(game, days: int) -> None:
 
 
 def test_the_dashboard_shows_a_game_with_no_time_limit_held_by_a_player(mod_client, alice, bob):
-    held = start_geared(alice, bob)  # no time limit
+    held = start_geared([alice, bob], public=True, target=1000)  # no time limit
     _idle(held, days=30)
-    fresh = start_geared(alice, bob)  # no time limit, but played today
-    timed = start_geared(alice, bob, turn_seconds=86400)
+    fresh = start_geared([alice, bob], public=True, target=1000)  # no time limit, but played today
+    timed = start_geared([alice, bob], public=True, target=1000, turn_seconds=86400)
     _idle(timed, days=30)  # its deadline moves it: not stalled
     response = mod_client.get(reverse("admin:index"))
     assert response.context["figures"]["stalled"] == 1
@@ -258,7 +260,7 @@ def test_the_dashboard_shows_a_game_with_no_time_limit_held_by_a_player(mod_clie
 def test_a_moderator_sets_a_time_limit_and_the_turn_then_times_out(
     mod_client, moderator, alice, bob
 ):
-    game = start_geared(alice, bob)
+    game = start_geared([alice, bob], public=True, target=1000)
     _idle(game, days=30)
     response = moderate(
         mod_client, game, action="time_limit", turn_seconds=43200, reason="held for a month"

@@ -4,20 +4,14 @@ site's log-in, which locks after repeated failures."""
 from __future__ import annotations
 
 import pytest
-from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 
-from tests.conftest import PASSWORD
+from tests.support.users import PASSWORD
 
 pytestmark = pytest.mark.django_db
 
 ADMIN_LOGIN = "/admin/login/"
-
-
-@pytest.fixture(autouse=True)
-def fresh_rate_limits():
-    cache.clear()
 
 
 def test_the_admin_login_sends_to_the_sites_login_with_next(client):

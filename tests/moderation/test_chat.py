@@ -1,18 +1,12 @@
 """In-game chat: players talk, live and escaped; bad messages get a clear refusal."""
 
 import pytest
-from django.core.cache import cache
 from django.urls import reverse
 
 from games.models import ChatMessage, Game, Report
-from tests.web.helpers import start_geared
+from tests.support.games import start_geared
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture(autouse=True)
-def fresh_rate_limits():
-    cache.clear()
 
 
 def chat_url(game):

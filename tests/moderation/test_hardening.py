@@ -6,22 +6,15 @@ from __future__ import annotations
 
 import pytest
 from django.core import mail
-from django.core.cache import cache
-from django.test import Client
 from django.urls import reverse
 
 from games import moderation, services
 from games.models import ChatMessage, Move, Report, Seat
-from tests.moderation.conftest import start_geared
+from tests.support.games import client_for, start_geared
 
 pytestmark = pytest.mark.django_db
 
 HAND_IN_A_VIEW = "&quot;hand&quot;"  # the key of a Geared view, HTML-escaped in <pre>
-
-
-@pytest.fixture(autouse=True)
-def fresh_rate_limits():
-    cache.clear()
 
 
 @pytest.fixture
@@ -32,23 +25,17 @@ def suspended(mod_client, alice):
     return alice
 
 
-def logged_in(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def test_a_suspended_player_cannot_report(geared_game, suspended, bob):
     message = ChatMessage.objects.create(game=geared_game, author=bob, text="hm")
     url = reverse("chat_report", args=[geared_game.pk, message.pk])
-    response = logged_in(suspended).post(url, {"reason": "spam"}, HTTP_HX_REQUEST="true")
+    response = client_for(suspended).post(url, {"reason": "spam"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 403
     assert "Your account is suspended" in response.content.decode()
     assert not Report.objects.exists()
 
 
 def test_a_suspended_player_cannot_change_their_display_name(suspended):
-    client = logged_in(suspended)
+    client = client_for(suspended)
     response = client.post(
         reverse("profile"), {"display_name": "Totally Legit", "time_zone": "UTC"}
     )
@@ -64,7 +51,7 @@ def test_a_suspended_player_cannot_change_their_display_name(suspended):
 
 
 def test_a_suspended_player_cannot_resign(geared_game, suspended):
-    client = logged_in(suspended)
+    client = client_for(suspended)
     response = client.post(reverse("game_resign", args=[geared_game.pk]))
     assert response.status_code == 302
     assert "Your account is suspended" in client.get(response["Location"]).content.decode()
@@ -75,14 +62,14 @@ def test_a_suspended_player_cannot_resign(geared_game, suspended):
 def test_a_player_cannot_report_their_own_message(geared_game, alice):
     message = ChatMessage.objects.create(game=geared_game, author=alice, text="mine")
     url = reverse("chat_report", args=[geared_game.pk, message.pk])
-    response = logged_in(alice).post(url, {"reason": "spam"}, HTTP_HX_REQUEST="true")
+    response = client_for(alice).post(url, {"reason": "spam"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 400
     assert "You cannot report your own message." in response.content.decode()
     assert not Report.objects.exists()
 
 
 def test_the_chat_rate_is_per_player_across_games(alice, bob, carol):
-    games = [start_geared(alice, other) for other in (bob, carol)]
+    games = [start_geared([alice, other], public=True, target=1000) for other in (bob, carol)]
     count, _seconds = moderation.CHAT_RATE
     for i in range(count):
         moderation.post_chat(alice, games[i % 2].pk, f"m{i}")
@@ -100,7 +87,7 @@ def test_a_moderator_who_plays_does_not_see_the_other_hands_in_the_admin(
     alice.is_staff = alice.is_superuser = True
     alice.save(update_fields=["is_staff", "is_superuser"])
     url = reverse("admin:games_game_change", args=[geared_game.pk])
-    playing = logged_in(alice).get(url)
+    playing = client_for(alice).get(url)
     assert playing.status_code == 200
     page = playing.content.decode()
     assert HAND_IN_A_VIEW not in page

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games import engines
 from games.models import ChatMessage, Game, ModerationAction, Move, Seat
-from tests.conftest import PASSWORD
+from tests.support.users import PASSWORD
 
 pytestmark = pytest.mark.django_db
 

@@ -1,13 +1,11 @@
 """Fixtures for the notification tests: a real SMTP server (aiosmtpd) on a reserved port, the
-settings that point Django's mailer at it, and helpers to start games and read e-mails."""
+settings that point Django's mailer at it, or at a port where nobody listens. The real worker
+is tests/support/workers.py's `celery_worker`, on a queue of the test's own."""
 
 from __future__ import annotations
 
-import uuid
-
 import pytest
 
-from config.celery import app as geartable_celery_app
 from tests.smtp import Inbox, free_port, mailers_for
 
 
@@ -26,35 +24,3 @@ def closed_port_mail(settings) -> int:
     port = free_port()
     settings.MAILERS = mailers_for(port)
     return port
-
-
-@pytest.fixture
-def celery_worker(settings):
-    """tests/conftest.py's real worker, on a queue of this test's own.
-
-    Other pytest runs on this machine start workers on the same Redis: on the shared default
-    queue they take each other's tasks (and run them against the wrong test database). Request
-    it before the database fixtures, as the shared one."""
-    from celery.contrib.testing.worker import start_worker
-
-    app = geartable_celery_app
-    queue = f"geartable-test-notify-{uuid.uuid4().hex[:12]}"
-    default_queue = app.conf.task_default_queue
-    app.conf.task_default_queue = queue  # where .delay() sends from now on
-    app.conf.task_always_eager = False
-    settings.CELERY_TASK_ALWAYS_EAGER = False
-    try:
-        with start_worker(
-            app,
-            pool="solo",
-            perform_ping_check=False,
-            without_heartbeat=False,
-            loglevel="WARNING",
-            queues=[queue],
-        ) as worker:
-            yield worker
-    finally:
-        app.conf.task_always_eager = True
-        app.conf.task_default_queue = default_queue
-        with app.connection_for_write() as connection:
-            connection.default_channel.queue_delete(queue)

@@ -4,51 +4,15 @@ way a greedy player would, read the Notification rows and the e-mails a server r
 from __future__ import annotations
 
 import random
-import time
 from email.message import EmailMessage
 
 from games import engines, services
 from games.geared import engine as geared
 from games.geared.bots import greedy_bot
-from games.models import Game, Kind, Notification, Seat
+from games.models import Game, Notification, Seat
 from games.outofgears.bots import greedy_bot as oog_greedy_bot
 
 Note = Notification.Kind
-
-
-def start_geared(users, *, turn_seconds: int = 0, target: int = 2000, bots=()) -> Game:
-    """A started Geared game: users[0] creates it, the others join with the link. The target is
-    high so that a game never ends in the middle of a test by chance."""
-    creator, *others = users
-    spec = services.NewGame(
-        kind=Kind.GEARED,
-        seat_count=len(users) + len(bots),
-        target=target,
-        turn_seconds=turn_seconds,
-        bots=tuple(bots),
-    )
-    game = services.create_game(creator, spec)
-    for user in others:
-        services.join_game(user, game.pk, token=game.join_token)
-    services.start_game(creator, game.pk)
-    game.refresh_from_db()
-    return game
-
-
-def start_oog(users, *, turn_seconds: int = 0, bots=()) -> Game:
-    creator, *others = users
-    spec = services.NewGame(
-        kind=Kind.OUTOFGEARS,
-        seat_count=len(users) + len(bots),
-        turn_seconds=turn_seconds,
-        bots=tuple(bots),
-    )
-    game = services.create_game(creator, spec)
-    for user in others:
-        services.join_game(user, game.pk, token=game.join_token)
-    services.start_game(creator, game.pk)
-    game.refresh_from_db()
-    return game
 
 
 def seat_to_act(game: Game) -> Seat:
@@ -101,18 +65,6 @@ def notes(game: Game, kind: str | None = None, **filters):
 
 def recipients(game: Game, kind: str, **filters) -> list[str]:
     return sorted(notes(game, kind, **filters).values_list("user__username", flat=True))
-
-
-def wait_for(predicate, *, seconds: float = 10.0, what: str = "the condition"):
-    """Poll until `predicate()` is truthy (the worker works in its own thread)."""
-    deadline = time.monotonic() + seconds
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {seconds} s waiting for {what}")
-        time.sleep(0.05)
 
 
 # --- reading a received e-mail -----------------------------------------------------------------

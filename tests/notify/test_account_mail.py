@@ -16,9 +16,9 @@ from django.utils import timezone
 from accounts.models import User
 from games import outbox
 from games.models import AccountMail
-from tests.conftest import make_user
 from tests.notify.helpers import text_part
 from tests.smtp import Inbox, SmtpServer
+from tests.support.users import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -13,8 +13,9 @@ from django.utils import timezone
 from config.mail import SendDeadlineExceeded
 from games import notifications, outbox
 from games.models import Notification
-from tests.notify.helpers import play_turn, start_geared
+from tests.notify.helpers import play_turn
 from tests.smtp import mailers_for
+from tests.support.games import start_geared
 
 pytestmark = pytest.mark.django_db(transaction=True)
 State = Notification.State
@@ -48,7 +49,7 @@ def cut_off(row) -> Notification:
 def test_a_send_cut_off_after_the_server_took_the_message_is_sent_again_with_its_message_id(
     late_answer, alice, bob
 ):
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=2000)
     late_answer.messages.clear()
     row = cut_off(reminder(game, alice))
     assert row.state == State.PENDING and row.maybe_sent and "may have arrived" in row.error
@@ -64,7 +65,7 @@ def test_a_send_cut_off_after_the_server_took_the_message_is_sent_again_with_its
 
 
 def test_a_cut_off_send_no_longer_needed_counts_as_sent_not_skipped(late_answer, alice, bob):
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=2000)
     late_answer.messages.clear()
     row = cut_off(reminder(game, alice))
     play_turn(game)  # the turn it reminded of is over

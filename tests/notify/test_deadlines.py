@@ -10,17 +10,9 @@ from django.utils import timezone
 
 from games import services, tasks
 from games.models import Game, Move
-from tests.notify.helpers import (
-    Note,
-    notes,
-    recipients,
-    seat_of,
-    seat_to_act,
-    start_geared,
-    start_oog,
-    submit_program,
-    wait_for,
-)
+from tests.notify.helpers import Note, notes, recipients, seat_of, seat_to_act, submit_program
+from tests.support.games import start_geared, start_oog
+from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -42,7 +34,7 @@ def snapshot(game: Game) -> tuple:
 
 
 def test_geared_nothing_happens_before_the_deadline(mailoutbox, alice, bob):
-    game = start_geared([alice, bob], turn_seconds=DAY)
+    game = start_geared([alice, bob], turn_seconds=DAY, target=2000)
     before = snapshot(game)
     assert services.expire_turn(game.pk, game.turn, now=game.deadline - SECOND) is False
     assert snapshot(game) == before
@@ -51,7 +43,7 @@ def test_geared_nothing_happens_before_the_deadline(mailoutbox, alice, bob):
 def test_geared_after_the_deadline_the_greedy_bot_plays_the_absent_players_turn(
     mailoutbox, alice, bob
 ):
-    game = start_geared([alice, bob], turn_seconds=DAY)
+    game = start_geared([alice, bob], turn_seconds=DAY, target=2000)
     absent = seat_to_act(game)
     other = bob if absent.user == alice else alice
     turn, old_deadline = game.turn, game.deadline
@@ -72,7 +64,7 @@ def test_geared_after_the_deadline_the_greedy_bot_plays_the_absent_players_turn(
 
 
 def test_geared_the_beat_task_expires_a_past_deadline(mailoutbox, alice, bob):
-    game = start_geared([alice, bob], turn_seconds=DAY)
+    game = start_geared([alice, bob], turn_seconds=DAY, target=2000)
     absent = seat_to_act(game)
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - SECOND)
     assert tasks.expire_deadlines.delay().get() == {"expired": 1, "reminders": 0}
@@ -84,7 +76,7 @@ def test_geared_the_beat_task_expires_a_past_deadline(mailoutbox, alice, bob):
 
 
 def test_an_expiry_for_a_turn_that_is_over_changes_nothing(mailoutbox, alice, bob):
-    game = start_geared([alice, bob], turn_seconds=DAY)
+    game = start_geared([alice, bob], turn_seconds=DAY, target=2000)
     turn = game.turn
     assert services.expire_turn(game.pk, turn, now=game.deadline + SECOND) is True
     before = snapshot(game)
@@ -95,7 +87,7 @@ def test_an_expiry_for_a_turn_that_is_over_changes_nothing(mailoutbox, alice, bo
 
 
 def test_geared_a_game_without_a_time_limit_never_expires(mailoutbox, alice, bob):
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=2000)
     assert game.deadline is None
     before = snapshot(game)
     assert (

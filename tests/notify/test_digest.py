@@ -12,7 +12,8 @@ from django.urls import reverse
 
 from games import notifications, outbox
 from games.models import Digest, Notification
-from tests.notify.helpers import play_turn, seat_to_act, start_geared, start_oog
+from tests.notify.helpers import play_turn, seat_to_act
+from tests.support.games import start_geared, start_oog
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -33,7 +34,7 @@ def at(hour: int, zone: str = "UTC") -> datetime:
 
 def test_a_digest_player_gets_no_email_per_turn(mailoutbox, alice, bob):
     digest_player(bob)
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=2000)
     for _ in range(3):
         play_turn(game)
     assert to(mailoutbox, bob) == []
@@ -49,7 +50,7 @@ def test_the_digest_lists_every_waiting_game_once_a_day_at_the_players_hour(
     settings.GEARTABLE_DIGEST_HOUR = 7
     digest_player(bob, "Europe/Paris")
     games = [start_oog([alice, bob]), start_oog([carol, bob])]  # bob programs in both
-    quiet = start_geared([alice, bob])
+    quiet = start_geared([alice, bob], target=2000)
     if seat_to_act(quiet).user_id == bob.pk:
         play_turn(quiet)  # so that this one does not wait for bob
     mailoutbox.clear()

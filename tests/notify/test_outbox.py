@@ -16,16 +16,10 @@ from django.utils import timezone
 from config.celery import app as celery_app
 from games import outbox, services
 from games.models import Game, Invitation, ModerationAction, Move, Notification, Status
-from tests.notify.helpers import (
-    end_turn_choice,
-    oog_program,
-    seat_of,
-    seat_to_act,
-    start_geared,
-    start_oog,
-)
+from tests.notify.helpers import end_turn_choice, oog_program, seat_of, seat_to_act
 from tests.smtp import free_port
-from tests.web_oog.helpers import client_for, post_program
+from tests.support.games import client_for, start_geared, start_oog
+from tests.web_oog.helpers import post_program
 
 pytestmark = pytest.mark.django_db
 
@@ -68,7 +62,7 @@ def test_a_lost_resolution_task_is_redone_by_the_sweep_once(
 
 def test_a_lost_bot_task_is_redone_by_the_sweep(alice, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks(execute=False):
-        game = start_geared([alice], bots=("greedy",))
+        game = start_geared([alice], bots=("greedy",), target=2000)
     game.refresh_from_db()
     if seat_to_act(game).user_id == alice.pk:  # alice starts: her move hands it to the bot
         with django_capture_on_commit_callbacks(execute=False):

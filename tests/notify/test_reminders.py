@@ -10,16 +10,8 @@ from django.utils import timezone
 
 from games import services, tasks
 from games.models import Game
-from tests.notify.helpers import (
-    Note,
-    notes,
-    play_turn,
-    recipients,
-    seat_to_act,
-    start_geared,
-    start_oog,
-    submit_program,
-)
+from tests.notify.helpers import Note, notes, play_turn, recipients, seat_to_act, submit_program
+from tests.support.games import start_geared, start_oog
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,7 +28,7 @@ def reminders(mailoutbox) -> list:
 
 
 def test_geared_no_reminder_at_70_percent_one_at_81_and_none_after(mailoutbox, alice, bob):
-    game = start_geared([alice, bob], turn_seconds=DAY)
+    game = start_geared([alice, bob], turn_seconds=DAY, target=2000)
     waiting = seat_to_act(game).user
 
     assert services.due_deadlines(at(game, 0.70)) == ([], [])
@@ -58,7 +50,7 @@ def test_geared_no_reminder_at_70_percent_one_at_81_and_none_after(mailoutbox, a
 
 
 def test_a_reminder_for_a_turn_that_is_over_is_not_sent(mailoutbox, alice, bob):
-    game = start_geared([alice, bob], turn_seconds=DAY)
+    game = start_geared([alice, bob], turn_seconds=DAY, target=2000)
     turn = game.turn
     play_turn(game)
     assert services.remind(game.pk, turn, now=at(game, 0.95)) == 0

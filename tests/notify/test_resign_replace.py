@@ -7,7 +7,6 @@ from datetime import timedelta
 
 import pytest
 from django.contrib.messages import get_messages
-from django.test import Client
 from django.urls import reverse
 
 from games import services
@@ -19,10 +18,9 @@ from tests.notify.helpers import (
     recipients,
     seat_of,
     seat_to_act,
-    start_geared,
-    start_oog,
     submit_program,
 )
+from tests.support.games import client_for, start_geared, start_oog
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,12 +34,6 @@ def expire(game: Game) -> None:
     game.refresh_from_db()
 
 
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
-
-
 def subjects_to(mailoutbox, user) -> list[str]:
     return [m.subject for m in mailoutbox if m.to == [user.email]]
 
@@ -50,7 +42,7 @@ def subjects_to(mailoutbox, user) -> list[str]:
 
 
 def test_geared_a_player_who_misses_three_deadlines_in_a_row_is_replaced(mailoutbox, alice, bob):
-    game = start_geared([alice, bob], turn_seconds=DAY)
+    game = start_geared([alice, bob], turn_seconds=DAY, target=2000)
     absent = seat_to_act(game)
     player = absent.user
     other = bob if player == alice else alice
@@ -85,7 +77,7 @@ def test_geared_a_player_who_misses_three_deadlines_in_a_row_is_replaced(mailout
 
 
 def test_geared_a_move_of_ones_own_between_misses_resets_the_count(mailoutbox, alice, bob):
-    game = start_geared([alice, bob], turn_seconds=DAY)
+    game = start_geared([alice, bob], turn_seconds=DAY, target=2000)
     absent = seat_to_act(game)
     player = absent.user
 
@@ -128,7 +120,7 @@ def test_out_of_gears_three_missed_programs_in_a_row_put_a_bot_in_the_seat(mailo
 
 
 def test_resigning_on_ones_turn_a_bot_takes_the_seat_and_plays(mailoutbox, alice, bob):
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=2000)
     seat = seat_to_act(game)
     player = seat.user
     other = bob if player == alice else alice
@@ -170,7 +162,7 @@ def snapshot(game: Game) -> tuple:
 
 
 def test_resigning_a_finished_game_is_refused_and_changes_nothing(mailoutbox, alice, bob):
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=2000)
     Game.objects.filter(pk=game.pk).update(status=Status.FINISHED, deadline=None)
     before = snapshot(game)
     response = client_for(alice).post(reverse("game_resign", args=[game.pk]))
@@ -184,7 +176,7 @@ def test_resigning_a_finished_game_is_refused_and_changes_nothing(mailoutbox, al
 
 
 def test_a_non_player_cannot_resign(mailoutbox, alice, bob, carol):
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=2000)
     before = snapshot(game)
     assert client_for(carol).post(reverse("game_resign", args=[game.pk])).status_code == 404
     assert client_for(carol).post(reverse("game_resign", args=[999999])).status_code == 404
@@ -192,14 +184,14 @@ def test_a_non_player_cannot_resign(mailoutbox, alice, bob, carol):
 
 
 def test_resigning_needs_a_post(mailoutbox, alice, bob):
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=2000)
     before = snapshot(game)
     assert client_for(alice).get(reverse("game_resign", args=[game.pk])).status_code == 405
     assert snapshot(game) == before
 
 
 def test_a_player_who_resigned_cannot_resign_again_or_play(mailoutbox, alice, bob):
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=2000)
     client_for(alice).post(reverse("game_resign", args=[game.pk]))
     assert seat_of(game, bob)
     before = snapshot(game)

@@ -18,9 +18,8 @@ from tests.notify.helpers import (
     recipients,
     seat_of,
     seat_to_act,
-    start_geared,
-    start_oog,
 )
+from tests.support.games import start_geared, start_oog
 
 # On-commit hooks must run (that is when e-mails are queued): real transactions.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -35,7 +34,7 @@ def to(mailoutbox, user) -> list:
 
 
 def test_the_next_player_is_mailed_once_with_their_turn(mailoutbox, alice, bob):
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=2000)
     mover = play_turn(game).user
     waiting = other(game, mover)
     (message,) = to(mailoutbox, waiting)
@@ -45,7 +44,7 @@ def test_the_next_player_is_mailed_once_with_their_turn(mailoutbox, alice, bob):
 
 
 def test_a_player_with_turn_emails_off_gets_no_email_and_no_row(mailoutbox, alice, bob):
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=2000)
     waiting = other(game, seat_to_act(game).user)
     waiting.notify_turn = False
     waiting.save(update_fields=["notify_turn"])
@@ -59,7 +58,7 @@ def test_a_player_with_turn_emails_off_gets_no_email_and_no_row(mailoutbox, alic
 def test_turn_emails_off_does_not_stop_reminders_and_reminders_off_stops_them(
     mailoutbox, alice, bob
 ):
-    game = start_geared([alice, bob], turn_seconds=86400)
+    game = start_geared([alice, bob], turn_seconds=86400, target=2000)
     waiting = seat_to_act(game).user
     waiting.notify_turn = False
     waiting.save(update_fields=["notify_turn"])
@@ -78,7 +77,7 @@ def test_turn_emails_off_does_not_stop_reminders_and_reminders_off_stops_them(
 
 
 def test_a_bot_is_never_mailed(mailoutbox, alice):
-    game = start_geared([alice], bots=("greedy",))
+    game = start_geared([alice], bots=("greedy",), target=2000)
     for _ in range(3):
         if seat_to_act(game).user != alice:
             break
@@ -95,7 +94,7 @@ def test_a_bot_is_never_mailed(mailoutbox, alice):
     ids=["suspended-indefinitely", "suspended-until-later", "suspension-over"],
 )
 def test_a_suspended_player_is_never_mailed(mailoutbox, alice, bob, until, mailed):
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=2000)
     waiting = other(game, seat_to_act(game).user)
     waiting.suspended = True
     waiting.suspended_until = timezone.now() + until if until is not None else None
@@ -107,7 +106,7 @@ def test_a_suspended_player_is_never_mailed(mailoutbox, alice, bob, until, maile
 
 
 def test_a_player_suspended_after_the_email_was_queued_is_not_mailed(mailoutbox, alice, bob):
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=2000)
     waiting = other(game, seat_to_act(game).user)
     (note_id,) = notifications.queue(game, Note.YOUR_TURN, [seat_of(game, waiting)], turn=99)
     waiting.suspended = True
@@ -120,7 +119,7 @@ def test_a_player_suspended_after_the_email_was_queued_is_not_mailed(mailoutbox,
 def test_the_creator_who_plays_first_is_not_mailed_about_the_start(mailoutbox, alice, bob):
     # The first player is drawn at random (G4): start tables until alice, who starts it, opens.
     for _ in range(40):
-        game = start_geared([alice, bob])
+        game = start_geared([alice, bob], target=2000)
         if seat_to_act(game).user == alice:
             break
     else:
@@ -132,14 +131,14 @@ def test_the_creator_who_plays_first_is_not_mailed_about_the_start(mailoutbox, a
 
 
 def test_the_mover_is_never_mailed_about_their_own_move(mailoutbox, alice, bob, carol):
-    game = start_geared([alice, bob, carol])
+    game = start_geared([alice, bob, carol], target=2000)
     mover = play_turn(game).user
     assert mover.username not in recipients(game, Note.YOUR_TURN, turn=2)
     assert recipients(game, Note.YOUR_TURN, turn=2) == [seat_to_act(game).user.username]
 
 
 def test_a_rearrangement_that_does_not_end_the_turn_mails_nobody(mailoutbox, alice, bob):
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=2000)
     rearrange = None
     # Play turns until the player to act may rearrange (G14), then do only that.
     for _ in range(30):
@@ -162,7 +161,7 @@ def test_a_rearrangement_that_does_not_end_the_turn_mails_nobody(mailoutbox, ali
 
 
 def test_at_most_one_your_turn_email_per_player_game_and_turn(mailoutbox, alice, bob):
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=2000)
     mover_seat = seat_to_act(game)
     action = end_turn_choice(game, mover_seat)
     version = game.version

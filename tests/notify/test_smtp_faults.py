@@ -13,19 +13,13 @@ import logging
 from datetime import timedelta
 
 import pytest
-from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from games import outbox, tasks
 from games.models import Game, Move, Notification
-from tests.notify.helpers import (
-    end_turn_choice,
-    notes,
-    play_turn,
-    seat_to_act,
-    start_geared,
-)
+from tests.notify.helpers import end_turn_choice, notes, play_turn, seat_to_act
+from tests.support.games import client_for, start_geared
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -49,11 +43,10 @@ def your_turn_row(game: Game) -> Notification:
 def test_a_move_by_the_view_stands_when_its_email_is_refused(smtp_mail, alice, bob):
     # Default test settings: eager tasks that propagate. The refusal must not reach the player.
     smtp_mail.refuse = REFUSAL
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=2000)
     seat = seat_to_act(game)
     action = end_turn_choice(game, seat)
-    client = Client()
-    client.force_login(seat.user)
+    client = client_for(seat.user)
     response = client.post(
         reverse("game_move", args=[game.pk]),
         {"action": json.dumps(action), "version": str(game.version)},
@@ -72,7 +65,7 @@ def test_a_move_by_the_view_stands_when_its_email_is_refused(smtp_mail, alice, b
 def test_a_refused_message_is_retried_with_backoff_by_the_sweep_then_failed_after_a_day(
     smtp_mail, alice, bob, caplog
 ):
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=2000)
     smtp_mail.refuse = REFUSAL
     smtp_mail.messages.clear()  # the start's e-mail, if any
     version, moves = game.version, Move.objects.filter(game=game).count()
@@ -120,7 +113,7 @@ def test_the_backoff_is_capped_at_an_hour(settings):
 def test_a_server_that_is_down_leaves_the_email_pending_but_not_the_game_and_the_beat_goes_on(
     closed_port_mail, alice, bob
 ):
-    game = start_geared([alice, bob], turn_seconds=86400)
+    game = start_geared([alice, bob], turn_seconds=86400, target=2000)
     first = seat_to_act(game)
     play_turn(game)
     note = your_turn_row(game)
@@ -147,7 +140,7 @@ def test_a_failure_then_a_success_sends_the_message_once(smtp_mail, alice, bob, 
         return await original(server, session, envelope)
 
     monkeypatch.setattr(smtp_mail, "handle_DATA", flaky)
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=2000)
     smtp_mail.messages.clear()
     calls["n"] = 0
     play_turn(game)
@@ -165,7 +158,7 @@ def test_a_failure_then_a_success_sends_the_message_once(smtp_mail, alice, bob, 
 def test_a_retried_turn_email_whose_turn_is_over_is_skipped_not_sent(smtp_mail, alice, bob):
     # After an outage, "your turn" for a turn the player has already played is not worth it.
     smtp_mail.refuse = REFUSAL
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=2000)
     play_turn(game)
     note = your_turn_row(game)
     play_turn(game)  # the player came back by themselves and played turn 2
@@ -183,7 +176,7 @@ def test_an_email_given_up_on_is_sent_once_when_a_moderator_requeues_it(
     from games import moderation
 
     smtp_mail.refuse = REFUSAL
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=2000)
     play_turn(game)
     note = your_turn_row(game)
     Notification.objects.filter(pk=note.pk).update(created=timezone.now() - timedelta(days=2))

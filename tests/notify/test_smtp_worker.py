@@ -4,12 +4,10 @@ real SMTP server (aiosmtpd) receives the message."""
 from __future__ import annotations
 
 import json
-import time
 import zoneinfo
 
 import pytest
 from django.conf import settings
-from django.test import Client
 from django.urls import resolve, reverse
 from django.utils import dateformat, timezone
 
@@ -22,13 +20,12 @@ from tests.notify.helpers import (
     html_part,
     notes,
     seat_to_act,
-    start_geared,
-    start_oog,
     submit_program,
     text_part,
     unsubscribe_url,
-    wait_for,
 )
+from tests.support.games import client_for, start_geared, start_oog
+from tests.support.waiting import wait_for
 
 # The worker reads committed rows through its own connection: no test-wrapping transaction.
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
@@ -39,11 +36,6 @@ def all_sent(game) -> bool:
     # Not pending nor being sent: a row in SENDING may still be talking to the SMTP server.
     busy = (Notification.State.PENDING, Notification.State.SENDING)
     return rows.exists() and not rows.filter(state__in=busy).exists()
-
-
-def settle(inbox, seconds: float = 0.5) -> None:
-    """Give a duplicate the time to arrive, if one were on its way."""
-    time.sleep(seconds)
 
 
 def public_names(action: dict) -> set[str]:
@@ -58,7 +50,7 @@ def public_names(action: dict) -> set[str]:
 def test_a_geared_move_mails_the_next_player_one_your_turn_email(
     celery_worker, smtp_mail, alice, bob
 ):
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=2000)
     wait_for(lambda: all_sent(game) or not notes(game).exists(), what="the start's e-mails")
     mover_seat = seat_to_act(game)
     mover = mover_seat.user
@@ -67,8 +59,7 @@ def test_a_geared_move_mails_the_next_player_one_your_turn_email(
     assert smtp_mail.to(waiting.email) == []
 
     action = end_turn_choice(game, mover_seat)
-    client = Client()
-    client.force_login(mover)
+    client = client_for(mover)
     response = client.post(
         reverse("game_move", args=[game.pk]),
         {"action": json.dumps(action), "version": str(game.version)},
@@ -79,7 +70,7 @@ def test_a_geared_move_mails_the_next_player_one_your_turn_email(
 
     (message,) = smtp_mail.wait_for(1, to=waiting.email)
     wait_for(lambda: all_sent(game), what="every notification to be sent")
-    settle(smtp_mail)
+    celery_worker.tasks.wait_until_idle()  # a duplicate would have been sent by now
     assert len(smtp_mail.to(waiting.email)) == 1, "exactly one e-mail for the next player"
     assert len(smtp_mail.to(mover.email)) == before_to_mover, "the mover is not told"
     assert notes(game, Notification.Kind.YOUR_TURN, user=waiting).count() == 1
@@ -122,7 +113,7 @@ def test_an_out_of_gears_resolution_mails_every_player_the_story(
 
     wait_for(lambda: len(resolved()) >= 3, what="three turn-resolved e-mails")
     wait_for(lambda: all_sent(game), what="every notification to be sent")
-    settle(smtp_mail)
+    celery_worker.tasks.wait_until_idle()  # a duplicate would have been sent by now
     game.refresh_from_db()
     assert game.turn == 2
     messages = {m["X-Envelope-To"]: m for m in resolved()}

@@ -14,7 +14,8 @@ from django.urls import reverse
 
 from accounts.models import User
 from games import notifications, services
-from tests.notify.helpers import play_turn, seat_to_act, start_geared, unsubscribe_url
+from tests.notify.helpers import play_turn, seat_to_act, unsubscribe_url
+from tests.support.games import start_geared
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -35,7 +36,7 @@ def prefs(*users) -> list[tuple[bool, bool]]:
 @pytest.fixture
 def turn_email(smtp_mail, alice, bob):
     """The "your turn" e-mail the SMTP server received for the player after the first move."""
-    game = start_geared([alice, bob], turn_seconds=86400)
+    game = start_geared([alice, bob], turn_seconds=86400, target=2000)
     smtp_mail.messages.clear()
     mover = play_turn(game).user
     waiting = bob if mover == alice else alice
@@ -77,7 +78,7 @@ def test_one_click_post_from_a_mail_client_works_without_csrf_or_session(turn_em
 
 
 def test_the_reminder_link_turns_reminders_off(smtp_mail, alice, bob):
-    game = start_geared([alice, bob], turn_seconds=86400)
+    game = start_geared([alice, bob], turn_seconds=86400, target=2000)
     waiting = seat_to_act(game).user
     smtp_mail.messages.clear()
     assert services.remind(game.pk, game.turn, now=game.deadline - timedelta(hours=2)) == 1

@@ -13,16 +13,9 @@ from django.utils import timezone
 from accounts import vacation as allowance
 from games import moderation, outbox, services, vacation
 from games.models import Game, ModerationAction, Move, Notification, Outgoing
-from tests.notify.helpers import (
-    Note,
-    notes,
-    play_turn,
-    seat_of,
-    seat_to_act,
-    start_geared,
-    start_oog,
-    submit_program,
-)
+from tests.notify.helpers import Note, notes, play_turn, seat_of, seat_to_act, submit_program
+from tests.support.games import start_geared, start_oog
+from tests.support.users import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -52,7 +45,7 @@ def moves(game: Game, kind: str | None = None):
 
 
 def test_geared_the_deadline_waits_for_a_player_away(mailoutbox, alice, bob):
-    game = start_geared([alice, bob], turn_seconds=DAY)
+    game = start_geared([alice, bob], turn_seconds=DAY, target=2000)
     absent = seat_to_act(game)
     user = away(absent.user)
     turn, count, deadline = game.turn, moves(game).count(), game.deadline
@@ -75,7 +68,7 @@ def test_geared_the_deadline_waits_for_a_player_away(mailoutbox, alice, bob):
 
 
 def test_coming_back_early_gives_the_time_left_from_now(mailoutbox, alice, bob):
-    game = start_geared([alice, bob], turn_seconds=DAY)
+    game = start_geared([alice, bob], turn_seconds=DAY, target=2000)
     user = away(seat_to_act(game).user, days=10)
     left = game.deadline - went(user)
     services.expire_turn(game.pk, game.turn, now=game.deadline + SECOND)
@@ -87,7 +80,7 @@ def test_coming_back_early_gives_the_time_left_from_now(mailoutbox, alice, bob):
 
 
 def test_a_new_return_date_moves_the_paused_deadline(mailoutbox, alice, bob):
-    game = start_geared([alice, bob], turn_seconds=DAY)
+    game = start_geared([alice, bob], turn_seconds=DAY, target=2000)
     user = away(seat_to_act(game).user, days=10)
     left = game.deadline - went(user)
     services.expire_turn(game.pk, game.turn, now=game.deadline + SECOND)
@@ -102,7 +95,7 @@ def test_one_vacation_day_buys_no_more_time_than_it_pauses(mailoutbox, alice, bo
     gives each game exactly the time the player was away: what the allowance charged."""
     games = []
     for _ in range(3):
-        game = start_geared([alice, bob], turn_seconds=3 * DAY)
+        game = start_geared([alice, bob], turn_seconds=3 * DAY, target=2000)
         if seat_to_act(game).user != alice:
             play_turn(game)
         # Most of alice's three days are gone: an hour is left.
@@ -122,7 +115,7 @@ def test_one_vacation_day_buys_no_more_time_than_it_pauses(mailoutbox, alice, bo
 def test_a_deadline_that_passed_before_the_vacation_is_not_held(mailoutbox, alice, bob):
     """Going away after the deadline passed (before the beat's minute came round) saves
     nothing: the turn times out as usual."""
-    game = start_geared([alice, bob], turn_seconds=DAY)
+    game = start_geared([alice, bob], turn_seconds=DAY, target=2000)
     absent = seat_to_act(game)
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=30))
     game.refresh_from_db()
@@ -133,7 +126,7 @@ def test_a_deadline_that_passed_before_the_vacation_is_not_held(mailoutbox, alic
 
 
 def test_a_turn_that_began_while_away_gets_its_full_time_at_the_return(mailoutbox, alice, bob):
-    game = start_geared([alice, bob], turn_seconds=DAY)
+    game = start_geared([alice, bob], turn_seconds=DAY, target=2000)
     other = seat_to_act(game)
     player = bob if other.user == alice else alice
     user = away(player, days=3)
@@ -146,17 +139,15 @@ def test_a_turn_that_began_while_away_gets_its_full_time_at_the_return(mailoutbo
 
 
 def test_a_player_away_who_is_not_to_act_pauses_nothing(mailoutbox, alice, bob):
-    game = start_geared([alice, bob], turn_seconds=DAY)
+    game = start_geared([alice, bob], turn_seconds=DAY, target=2000)
     absent = seat_to_act(game)
     away(bob if absent.user == alice else alice)
     assert services.expire_turn(game.pk, game.turn, now=game.deadline + SECOND) is True
 
 
 def test_an_exempt_game_runs_its_deadlines_as_usual(mailoutbox, alice, bob, django_user_model):
-    from tests.conftest import make_user
-
     moderator = make_user(django_user_model, "mod", is_staff=True, is_superuser=True)
-    game = start_geared([alice, bob], turn_seconds=DAY)
+    game = start_geared([alice, bob], turn_seconds=DAY, target=2000)
     absent = seat_to_act(game)
     away(absent.user)
     moderation.set_exempt(moderator, game.pk, True, "a tournament final")
@@ -199,7 +190,7 @@ def to(mailoutbox, user) -> list:
 
 
 def test_the_your_turn_email_waits_for_the_return_and_goes_once(mailoutbox, alice, bob):
-    game = start_geared([alice, bob], turn_seconds=DAY)
+    game = start_geared([alice, bob], turn_seconds=DAY, target=2000)
     mover = seat_to_act(game).user
     other = bob if mover == alice else alice
     user = away(other)
@@ -238,7 +229,7 @@ def test_at_the_natural_return_the_sweep_sends_what_waited(mailoutbox, alice, bo
 
 
 def test_a_reminder_is_not_sent_while_away_and_not_twice_on_return(mailoutbox, alice, bob):
-    game = start_geared([alice, bob], turn_seconds=DAY)
+    game = start_geared([alice, bob], turn_seconds=DAY, target=2000)
     mover = seat_to_act(game).user
     user = away(bob if mover == alice else alice)
     play_turn(game)
@@ -251,7 +242,7 @@ def test_a_reminder_is_not_sent_while_away_and_not_twice_on_return(mailoutbox, a
 
 
 def test_a_reminder_waits_if_the_turn_email_went_before_the_vacation(mailoutbox, alice, bob):
-    game = start_geared([alice, bob], turn_seconds=DAY)
+    game = start_geared([alice, bob], turn_seconds=DAY, target=2000)
     mover = seat_to_act(game).user
     other = bob if mover == alice else alice
     play_turn(game)  # "your turn" goes out at once
@@ -272,7 +263,7 @@ def test_no_daily_digest_while_away(mailoutbox, alice, bob):
 
     bob.email_digest = True
     bob.save(update_fields=["email_digest"])
-    start_geared([alice, bob], turn_seconds=DAY)
+    start_geared([alice, bob], turn_seconds=DAY, target=2000)
     away(bob)
     digest = Digest.objects.create(user=bob, day=timezone.localdate())
     assert notifications.deliver_digest(digest.pk) is False

@@ -12,9 +12,9 @@ from django.utils import timezone
 
 from games import services
 from games.models import Notification, Seat
-from tests.notify.helpers import Note, notes, play_turn, seat_to_act, start_geared, start_oog
+from tests.notify.helpers import Note, notes, play_turn, seat_to_act
 from tests.notify.helpers import submit_program as program
-from tests.web.helpers import client_for
+from tests.support.games import client_for, start_geared, start_oog
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,7 +38,7 @@ def mails_to(mailoutbox, user) -> list:
 
 
 def test_a_player_watching_the_game_gets_no_your_turn_email(mailoutbox, alice, bob):
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=2000)
     waiting = the_next(game)
     watch(waiting, game)
     assert Seat.objects.get(game=game, user=waiting).watched is not None
@@ -53,7 +53,7 @@ def test_a_player_watching_the_game_gets_no_your_turn_email(mailoutbox, alice, b
 
 
 def test_a_player_not_watching_is_mailed(mailoutbox, alice, bob):
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=2000)
     waiting = the_next(game)
     mailoutbox.clear()
     play_turn(game)
@@ -63,7 +63,7 @@ def test_a_player_not_watching_is_mailed(mailoutbox, alice, bob):
 
 def test_a_watch_older_than_the_window_is_not_watching(mailoutbox, alice, bob, settings):
     settings.GEARTABLE_WATCHING_SECONDS = 60
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=2000)
     waiting = the_next(game)
     watch(waiting, game)
     Seat.objects.filter(game=game, user=waiting).update(
@@ -76,7 +76,7 @@ def test_a_watch_older_than_the_window_is_not_watching(mailoutbox, alice, bob, s
 
 
 def test_a_hidden_tab_is_not_watching(mailoutbox, alice, bob):
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=2000)
     waiting = the_next(game)
     watch(waiting, game, h="1")
     assert Seat.objects.get(game=game, user=waiting).watched is None
@@ -86,14 +86,14 @@ def test_a_hidden_tab_is_not_watching(mailoutbox, alice, bob):
 
 def test_zero_seconds_turns_the_rule_off(mailoutbox, alice, bob, settings):
     settings.GEARTABLE_WATCHING_SECONDS = 0
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=2000)
     watch(the_next(game), game)
     play_turn(game)
     assert notes(game, Note.YOUR_TURN, turn=2).get().state == Notification.State.SENT
 
 
 def test_a_reminder_still_goes_to_a_player_watching(mailoutbox, alice, bob):
-    game = start_geared([alice, bob], turn_seconds=86400)
+    game = start_geared([alice, bob], turn_seconds=86400, target=2000)
     waiting = seat_to_act(game).user
     watch(waiting, game)
     mailoutbox.clear()
@@ -115,7 +115,7 @@ def test_turn_resolved_is_skipped_only_for_the_player_watching(mailoutbox, alice
 
 
 def test_the_watch_is_written_at_most_every_twenty_seconds(alice, bob):
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=2000)
     seat = Seat.objects.get(game=game, user=alice)
     first = timezone.now()
     services.note_watching(seat.pk, None, now=first)
@@ -128,7 +128,7 @@ def test_the_watch_is_written_at_most_every_twenty_seconds(alice, bob):
 
 
 def test_a_spectator_or_a_player_who_left_leaves_no_watch(alice, bob, carol):
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=2000)
     game.public = True
     game.save(update_fields=["public"])
     watch(carol, game)

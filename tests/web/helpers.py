@@ -16,42 +16,13 @@ from django.urls import reverse
 from games import services
 from games.geared import engine
 from games.geared.bots import greedy_bot
-from games.models import Game, Kind, Seat
+from games.models import Game, Seat
 from games.pages.geared_ui import destination
 
 # Card ids in the query strings of selection links (games/pages/geared_ui.py: Selection).
 CARD_PARAMS = ("pick", "card", "target", "move")
 # Card ids in an action (docs/engine-geared.md: Actions); "builds"/"to" are build ids.
 ACTION_CARD_FIELDS = ("card", "target", "mine", "theirs")
-
-
-def start_geared(users, *, target: int = 300, bots: tuple[str, ...] = (), public=False) -> Game:
-    """A started Geared game: users[0] creates it, the others join with the link, then start."""
-    creator, *others = users
-    game = services.create_game(
-        creator,
-        services.NewGame(
-            kind=Kind.GEARED,
-            seat_count=len(users) + len(bots),
-            target=target,
-            bots=bots,
-            public=public,
-        ),
-    )
-    for user in others:
-        services.join_game(user, game.pk, token=game.join_token)
-    services.start_game(creator, game.pk)
-    game.refresh_from_db()
-    return game
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    # A session's first request stores the player's time zone in it (one user read and one
-    # session write, once per session); make it now so query counts measure steady pages.
-    client.get("/")
-    return client
 
 
 def seat_to_act(game: Game) -> Seat:

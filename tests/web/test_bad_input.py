@@ -10,17 +10,9 @@ from django.urls import reverse
 
 from games.geared import engine
 from games.models import Move, Status
-from tests.conftest import make_user
-from tests.web.helpers import (
-    advance,
-    client_for,
-    error_text,
-    greedy_choice,
-    post_move,
-    seat_to_act,
-    start_geared,
-    text,
-)
+from tests.support.games import client_for, start_geared
+from tests.support.users import make_user
+from tests.web.helpers import advance, error_text, greedy_choice, post_move, seat_to_act, text
 
 pytestmark = pytest.mark.django_db
 

@@ -13,7 +13,8 @@ from django.urls import reverse
 
 from games import services
 from games.models import Move
-from tests.web.helpers import client_for, greedy_choice, seat_to_act, start_geared
+from tests.support.games import client_for, start_geared
+from tests.web.helpers import greedy_choice, seat_to_act
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

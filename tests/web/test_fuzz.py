@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 from accounts.models import TIME_ZONES, EmailSuppression, User
 from games import moderation, services
 from games.models import ChatMessage, Game, Invitation, Kind, Move, Report, Seat
-from tests.web.helpers import start_geared
+from tests.support.games import start_geared
 
 pytestmark = pytest.mark.django_db
 

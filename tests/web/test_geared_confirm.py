@@ -12,17 +12,16 @@ from django.urls import reverse
 
 from games.geared import engine
 from games.models import Game, Move
+from tests.support.games import client_for, start_geared
 from tests.web.helpers import (
     advance,
     choices_for,
-    client_for,
     error_text,
     greedy_choice,
     page_version,
     payloads,
     seat_to_act,
     selection_for,
-    start_geared,
     text,
 )
 

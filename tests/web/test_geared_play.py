@@ -7,15 +7,14 @@ from django.urls import reverse
 
 from games.geared import engine
 from games.models import Game, Move, Status
+from tests.support.games import client_for, start_geared
 from tests.web.helpers import (
-    client_for,
     greedy_choice,
     page_version,
     payloads,
     post_move,
     seat_to_act,
     selection_for,
-    start_geared,
     text,
 )
 

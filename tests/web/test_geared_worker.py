@@ -3,24 +3,15 @@
 from __future__ import annotations
 
 import threading
-import time
-import uuid
 
 import pytest
 from celery.signals import task_postrun
 
-from config.celery import app as celery_app
 from games.geared import engine
 from games.models import Game, Move, Status
-from tests.web.helpers import (
-    client_for,
-    greedy_choice,
-    page_version,
-    post_move,
-    seat_to_act,
-    start_geared,
-    text,
-)
+from tests.support.games import client_for, start_geared
+from tests.support.waiting import wait_for
+from tests.web.helpers import greedy_choice, page_version, post_move, seat_to_act, text
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
@@ -28,33 +19,12 @@ ALICE_TURNS = 6
 
 
 def wait_for_turn_or_end(game: Game, user, deadline_seconds: float = 10.0) -> Game:
-    deadline = time.monotonic() + deadline_seconds
-    while True:
+    def turn_or_end():
         game.refresh_from_db()
-        if game.status != Status.ACTIVE or seat_to_act(game).user_id == user.pk:
-            return game
-        assert time.monotonic() < deadline, "the bots did not play in time"
-        time.sleep(0.05)
+        return game.status != Status.ACTIVE or seat_to_act(game).user_id == user.pk
 
-
-def _forget_queues(app) -> None:
-    """Celery caches its queues and router from the settings on first use."""
-    for cached in ("queues", "default_queue", "router"):
-        app.amqp.__dict__.pop(cached, None)
-    app.amqp._rtable = None
-
-
-@pytest.fixture
-def own_queue():
-    """A queue for this test alone. Other pytest processes run workers on the same Redis; a
-    task one of them takes runs against its own test database, where this game does not exist,
-    and the bots here would never move. Request it before `celery_worker`."""
-    old = celery_app.conf.task_default_queue
-    celery_app.conf.task_default_queue = f"geartable-test-{uuid.uuid4().hex}"
-    _forget_queues(celery_app)
-    yield celery_app.conf.task_default_queue
-    celery_app.conf.task_default_queue = old
-    _forget_queues(celery_app)
+    wait_for(turn_or_end, seconds=deadline_seconds, what="the bots to play")
+    return game
 
 
 @pytest.fixture
@@ -70,9 +40,7 @@ def worker_runs():
     task_postrun.disconnect(record)
 
 
-def test_bots_moves_are_made_by_the_worker_between_alices_turns(
-    own_queue, celery_worker, worker_runs, alice
-):
+def test_bots_moves_are_made_by_the_worker_between_alices_turns(celery_worker, worker_runs, alice):
     game = start_geared([alice], bots=("greedy", "greedy"), target=1000)
     client = client_for(alice)
     bots = {s.pk for s in game.seats.all() if s.is_bot}

@@ -11,18 +11,17 @@ from django.test import Client
 from django.urls import reverse
 
 from games.geared import engine
-from tests.conftest import make_user
+from tests.support.games import client_for, start_geared
+from tests.support.users import make_user
 from tests.web.helpers import (
     action_card_ids,
     advance,
-    client_for,
     data_cards,
     hx_links,
     link_card_ids,
     payloads,
     seat_to_act,
     selection_for,
-    start_geared,
     text,
 )
 

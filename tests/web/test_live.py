@@ -15,8 +15,9 @@ from django.urls import reverse
 
 from games import live, moderation, services
 from games.models import Seat
-from tests.conftest import PASSWORD
-from tests.web.helpers import advance, client_for, greedy_choice, seat_to_act, start_geared, text
+from tests.support.games import client_for, start_geared
+from tests.support.users import PASSWORD
+from tests.web.helpers import advance, greedy_choice, seat_to_act, text
 
 
 def page_key(client, game) -> str:

@@ -10,7 +10,8 @@ from django.urls import reverse
 from accounts.models import EmailSuppression, User
 from games import services
 from games.models import Game, Invitation, Kind, Seat, Status
-from tests.web.helpers import client_for, text
+from tests.support.games import client_for
+from tests.web.helpers import text
 
 pytestmark = pytest.mark.django_db
 

@@ -14,7 +14,8 @@ from django.urls import reverse
 
 from games import services
 from games.models import Kind
-from tests.web.helpers import client_for, text
+from tests.support.games import client_for
+from tests.web.helpers import text
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import User
-from tests.web.helpers import client_for, start_geared, text
+from tests.support.games import client_for, start_geared
+from tests.web.helpers import text
 
 pytestmark = pytest.mark.django_db
 

@@ -10,7 +10,8 @@ from django.urls import reverse
 
 from games import services
 from games.models import Kind, Status
-from tests.web.helpers import advance, client_for, seat_to_act, start_geared, text
+from tests.support.games import client_for, start_geared
+from tests.web.helpers import advance, seat_to_act, text
 
 pytestmark = pytest.mark.django_db
 

@@ -12,15 +12,9 @@ from django.urls import reverse
 
 from games import services
 from games.models import Kind
-from tests.conftest import make_user
-from tests.web.helpers import (
-    advance,
-    client_for,
-    greedy_choice,
-    post_move,
-    seat_to_act,
-    start_geared,
-)
+from tests.support.games import client_for, start_geared
+from tests.support.users import make_user
+from tests.web.helpers import advance, greedy_choice, post_move, seat_to_act
 
 pytestmark = pytest.mark.django_db
 

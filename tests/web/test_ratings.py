@@ -11,7 +11,8 @@ from django.urls import reverse
 
 from games import ratings, records, services
 from games.models import Game, Rating, RatingChange, Status
-from tests.web.helpers import advance, client_for, greedy_choice, seat_to_act, start_geared
+from tests.support.games import client_for, start_geared
+from tests.web.helpers import advance, greedy_choice, seat_to_act
 
 pytestmark = pytest.mark.django_db
 

@@ -8,21 +8,17 @@ import os
 import socket
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from django.db import connection
 
+from tests.smtp import free_port
+from tests.support.waiting import wait_for
+
 ROOT = Path(__file__).resolve().parents[2]
 CSRF = "a" * 32
 COOKIE = f"Cookie: csrftoken={CSRF}\r\n"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 class Server:
@@ -77,17 +73,20 @@ def server(transactional_db, tmp_path):
         stderr=subprocess.STDOUT,
     )
     up = Server(port)
-    deadline = time.monotonic() + 60
-    while True:
+
+    def answering() -> bool:
+        assert process.poll() is None, "gunicorn exited"
         try:
-            if up.status(b"GET /healthz/ HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n") == 200:
-                break
+            return up.status(b"GET /healthz/ HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n") == 200
         except (OSError, AssertionError):
-            pass
-        if process.poll() is not None or time.monotonic() > deadline:
-            process.kill()
-            pytest.fail("gunicorn did not start:\n" + (tmp_path / "gunicorn.log").read_text())
-        time.sleep(0.1)
+            return False
+
+    try:
+        wait_for(answering, seconds=60, what="gunicorn to answer /healthz/")
+    except AssertionError as error:
+        process.kill()
+        started = (tmp_path / "gunicorn.log").read_text()
+        pytest.fail(f"gunicorn did not start ({error}):\n{started}")
     up.tmp = tmp_path
     yield up
     process.terminate()

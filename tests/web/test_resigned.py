@@ -7,9 +7,9 @@ import pytest
 from django.urls import reverse
 
 from games.models import ChatMessage, Game
-from tests.web.helpers import client_for, data_cards, payloads, post_move, start_geared, text
+from tests.support.games import client_for, start_geared, start_oog
+from tests.web.helpers import data_cards, payloads, post_move, text
 from tests.web.test_hidden import public_cards
-from tests.web_oog.helpers import start_oog
 
 pytestmark = pytest.mark.django_db
 

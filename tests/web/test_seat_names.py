@@ -11,9 +11,10 @@ from django.urls import reverse
 from games import notifications, services
 from games.models import BotKind, Game, Notification, Seat, Status, seat_names
 from games.outofgears.common import robot_name
-from tests.conftest import make_user
-from tests.web.helpers import advance, client_for, seat_to_act, start_geared, text
-from tests.web_oog.helpers import greedy_program, start_oog
+from tests.support.games import client_for, start_geared, start_oog
+from tests.support.users import make_user
+from tests.web.helpers import advance, seat_to_act, text
+from tests.web_oog.helpers import greedy_program
 
 pytestmark = pytest.mark.django_db
 

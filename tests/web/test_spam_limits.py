@@ -19,8 +19,9 @@ from django.urls import reverse
 from accounts.models import EmailSuppression
 from games import invitations, services
 from games.models import Game, Invitation, Kind, Status
-from tests.conftest import make_user
-from tests.web.helpers import client_for, start_geared, text
+from tests.support.games import client_for, start_geared
+from tests.support.users import make_user
+from tests.web.helpers import text
 
 pytestmark = pytest.mark.django_db
 

@@ -10,10 +10,11 @@ import pytest
 from django.urls import reverse
 
 from games import services
-from tests.conftest import make_user
-from tests.web.helpers import advance, client_for, seat_to_act, start_geared, text
+from tests.support.games import client_for, start_geared, start_oog
+from tests.support.users import make_user
+from tests.web.helpers import advance, seat_to_act, text
 from tests.web.test_hidden import assert_no_secrets, card_ids_shown, every_page, hidden_from
-from tests.web_oog.helpers import program, sentence, start_oog
+from tests.web_oog.helpers import program, sentence
 
 pytestmark = pytest.mark.django_db
 

@@ -12,8 +12,10 @@ from django.utils import timezone
 
 from games import moderation, vacation
 from games.models import Game
-from tests.web.helpers import client_for, seat_to_act, start_geared
-from tests.web_oog.helpers import greedy_program, post_program, seat_of, start_oog
+from tests.support.games import client_for, start_geared, start_oog
+from tests.support.users import make_user
+from tests.web.helpers import seat_to_act
+from tests.web_oog.helpers import greedy_program, post_program, seat_of
 
 pytestmark = pytest.mark.django_db
 
@@ -70,8 +72,6 @@ def test_no_notice_for_an_away_player_who_is_not_awaited(alice, bob):
 
 
 def test_no_notice_in_an_exempt_game(alice, bob, django_user_model):
-    from tests.conftest import make_user
-
     game = timed(start_geared([alice, bob]))
     absent = seat_to_act(game).user
     go_away(absent)

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from accounts import vacation as rules
 from accounts.models import Vacation
-from tests.web.helpers import client_for
+from tests.support.games import client_for
 
 pytestmark = pytest.mark.django_db
 

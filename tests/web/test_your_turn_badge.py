@@ -10,15 +10,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tests.web.helpers import (
-    advance,
-    client_for,
-    greedy_choice,
-    post_move,
-    seat_to_act,
-    start_geared,
-    text,
-)
+from tests.support.games import client_for, start_geared
+from tests.web.helpers import advance, greedy_choice, post_move, seat_to_act, text
 
 pytestmark = pytest.mark.django_db
 

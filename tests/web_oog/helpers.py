@@ -7,24 +7,17 @@ from __future__ import annotations
 import html
 import random
 import re
-import time
 
 from django.test import Client
 from django.urls import reverse
 
-from games import services
-from games.models import Game, Kind, Move, Seat
+from games.models import Game, Move, Seat
 from games.outofgears import engine
 from games.outofgears.bots import greedy_bot
 from games.outofgears.common import COLOURS
+from tests.support.waiting import wait_for
 
 ACTION_LABELS = {"harvest": "Harvest", "attack": "Attack", "trap": "Trap"}
-
-
-def client_for(user) -> Client:
-    client = Client()
-    client.force_login(user)
-    return client
 
 
 def text(response) -> str:
@@ -68,31 +61,6 @@ def start_by_view(client: Client, game: Game) -> Game:
     assert response.status_code == 302
     game.refresh_from_db()
     assert game.is_active, "the game did not start"
-    return game
-
-
-def start_oog(
-    users, *, robots=None, advanced: bool = False, bots: tuple[str, ...] = (), public=False
-) -> Game:
-    """A started Out of Gears game set up through the write path: users[0] creates it, the
-    others join with the link; `robots` is one tuple of robot numbers per user (or None)."""
-    robots = robots or [()] * len(users)
-    creator, *others = users
-    game = services.create_game(
-        creator,
-        services.NewGame(
-            kind=Kind.OUTOFGEARS,
-            seat_count=len(users) + len(bots),
-            advanced=advanced,
-            bots=bots,
-            public=public,
-            robots=tuple(robots[0]),
-        ),
-    )
-    for user, chosen in zip(others, robots[1:], strict=True):
-        services.join_game(user, game.pk, robots=tuple(chosen), token=game.join_token)
-    services.start_game(creator, game.pk)
-    game.refresh_from_db()
     return game
 
 
@@ -142,18 +110,6 @@ def greedy_program(game: Game, seat: Seat, salt: object = 0) -> dict:
 
 def resolve_moves(game: Game) -> int:
     return Move.objects.filter(game=game, kind=Move.Kind.RESOLVE).count()
-
-
-def wait_for(predicate, *, seconds: float = 10.0, what: str = "the condition"):
-    """Poll until `predicate()` is truthy (the worker works in its own thread)."""
-    deadline = time.monotonic() + seconds
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError(f"timed out after {seconds} s waiting for {what}")
-        time.sleep(0.05)
 
 
 def wait_for_turn_after(game: Game, turn: int, *, seconds: float = 10.0) -> Game:
@@ -256,8 +212,6 @@ def snapshot(game: Game) -> tuple:
 
 def has_story_heading(html: str, turn: int) -> bool:
     """The story section's heading for `turn` ("Turn 3", with or without its "new" badge)."""
-    import re
-
     return (
         re.search(rf"<h2>Turn {turn}( <span class=\"badge badge-new\">new</span>)?</h2>", html)
         is not None

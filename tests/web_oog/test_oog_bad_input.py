@@ -10,16 +10,15 @@ from django.conf import settings
 from django.urls import reverse
 
 from games import services
-from tests.conftest import make_user
+from tests.support.games import client_for, start_oog
+from tests.support.users import make_user
 from tests.web_oog.helpers import (
-    client_for,
     error_text,
     form_fields,
     post_program,
     program,
     seat_of,
     snapshot,
-    start_oog,
     submitted_line,
     text,
 )

@@ -11,15 +11,8 @@ from django.urls import reverse
 
 from games import services, tasks
 from games.models import Game, Move
-from tests.web_oog.helpers import (
-    client_for,
-    form_fields,
-    program,
-    resolve_moves,
-    seat_of,
-    snapshot,
-    start_oog,
-)
+from tests.support.games import client_for, start_oog
+from tests.web_oog.helpers import form_fields, program, resolve_moves, seat_of, snapshot
 
 
 def _at_once(*calls):

@@ -10,10 +10,10 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
-from tests.conftest import make_user
+from tests.support.games import client_for, start_oog
+from tests.support.users import make_user
 from tests.web_oog.helpers import (
     checked,
-    client_for,
     gear_count,
     has_story_heading,
     post_program,
@@ -22,7 +22,6 @@ from tests.web_oog.helpers import (
     revealed,
     seat_of,
     sentence,
-    start_oog,
     submitted_line,
     text,
 )

@@ -11,8 +11,9 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Game
+from tests.support.games import client_for
+from tests.support.waiting import wait_for
 from tests.web_oog.helpers import (
-    client_for,
     create_by_lobby,
     greedy_program,
     join_by_link,
@@ -20,7 +21,6 @@ from tests.web_oog.helpers import (
     post_program,
     start_by_view,
     text,
-    wait_for,
 )
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]

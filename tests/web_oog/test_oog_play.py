@@ -9,9 +9,9 @@ from django.urls import reverse
 from games import services
 from games.models import Move
 from games.outofgears.text import describe
+from tests.support.games import client_for, start_oog
 from tests.web_oog.helpers import (
     checked,
-    client_for,
     create_by_lobby,
     error_text,
     greedy_program,
@@ -28,7 +28,6 @@ from tests.web_oog.helpers import (
     sentence,
     snapshot,
     start_by_view,
-    start_oog,
     story_section,
     submitted_line,
     text,

@@ -8,15 +8,14 @@ import re
 
 import pytest
 
+from tests.support.games import client_for, start_oog
 from tests.web_oog.helpers import (
     checked,
-    client_for,
     error_text,
     page_version,
     post_program,
     program,
     snapshot,
-    start_oog,
     text,
 )
 

@@ -7,8 +7,9 @@ from django.urls import reverse
 
 from games.models import Game, Move, Seat, Status
 from games.outofgears import engine
+from tests.support.games import client_for
+from tests.support.waiting import wait_for
 from tests.web_oog.helpers import (
-    client_for,
     create_by_lobby,
     greedy_program,
     has_story_heading,
@@ -23,7 +24,6 @@ from tests.web_oog.helpers import (
     story_section,
     submitted_line,
     text,
-    wait_for,
     wait_for_turn_after,
 )
 
