@@ -154,6 +154,10 @@ class Listener:
             "port": db.get("PORT") or None,
         }
         params = {k: v for k, v in params.items() if v is not None}
+        # DATABASE_URL's query (sslmode=…, config/env.py) are libpq's parameters: the same here.
+        params.update(
+            (k, v) for k, v in db.get("OPTIONS", {}).items() if k not in _DJANGO_ONLY_OPTIONS
+        )
         delay = LISTEN_RETRY_SECONDS[0]
         first = True
         while True:
@@ -180,6 +184,9 @@ class Listener:
             await asyncio.sleep(delay * random.uniform(0.5, 1.5))
             delay = min(delay * 2, LISTEN_RETRY_SECONDS[1])
 
+
+# Database OPTIONS that Django's backend reads itself: not connection parameters.
+_DJANGO_ONLY_OPTIONS = {"isolation_level", "pool", "server_side_binding", "assume_role"}
 
 LISTENER = Listener()
 

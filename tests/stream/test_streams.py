@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import socket
 
 import pytest
 from django.db import transaction
@@ -211,3 +212,23 @@ def test_without_a_stream_url_no_event_is_sent(settings, alice, bob, django_asse
         events.game_changed(game.pk)
         events.turns_changed([alice.pk, bob.pk])
         events.lobby_changed()
+
+
+def test_the_stream_process_keeps_the_sites_guard_and_reads_only_with_get(
+    stream_process, alice, bob
+):
+    game = start_geared([alice, bob], public=True)
+    huge = (
+        f"POST {stream_path(game)} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 99999999\r\n"
+        "Content-Type: application/x-www-form-urlencoded\r\nConnection: close\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", stream_process.port), timeout=20) as s:
+        s.sendall(huge.encode())
+        assert s.recv(200).split(b" ", 2)[1] == b"413"  # refused unread (config/middleware.py)
+    post = (
+        f"POST {stream_path(game)} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 0\r\n"
+        "Connection: close\r\n\r\n"
+    )
+    with socket.create_connection(("127.0.0.1", stream_process.port), timeout=20) as s:
+        s.sendall(post.encode())
+        assert s.recv(200).split(b" ", 2)[1] == b"405"
