@@ -9,7 +9,7 @@ import re
 import socket
 
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.urls import reverse
 
@@ -232,3 +232,30 @@ def test_the_stream_process_keeps_the_sites_guard_and_reads_only_with_get(
     with socket.create_connection(("127.0.0.1", stream_process.port), timeout=20) as s:
         s.sendall(post.encode())
         assert s.recv(200).split(b" ", 2)[1] == b"405"
+
+
+def listening_backends() -> set[int]:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
+            " AND query LIKE %s AND pid <> pg_backend_pid()",
+            [f"LISTEN {events.CHANNEL}%"],
+        )
+        return {row[0] for row in cursor.fetchall()}
+
+
+def test_a_listener_that_lost_postgresql_reconnects_and_no_change_is_lost(
+    stream_process, alice, bob
+):
+    game = start_geared([alice, bob], target=1000)
+    stream = stream_process.open(stream_path(game, k=page_key(client_for(bob), game)))
+    stream.event_where(is_game_event(game.version))
+    (listener,) = listening_backends()
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_terminate_backend(%s)", [listener])
+    game = move_through_the_site(game)  # most likely while nobody listens: NOTIFY keeps nothing
+    stream.event_where(is_game_event(game.version), 30)  # the resync after the reconnect
+    assert listening_backends() - {listener}
+    game = move_through_the_site(game)  # and pushes go on
+    stream.event_where(is_game_event(game.version))
+    stream.close()
