@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.db import connection, transaction
@@ -16,7 +17,10 @@ from tests.web.helpers import start_geared
 
 
 def run(coro):
-    return asyncio.run(asyncio.wait_for(coro, 10))
+    """The coroutine in an event loop of its own thread (a browser test's loop may be running
+    in this one: pytest-playwright's sync API)."""
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, asyncio.wait_for(coro, 10)).result()
 
 
 def test_an_event_reaches_the_subscribers_of_its_topics_only():
@@ -80,8 +84,10 @@ def test_without_postgresql_the_event_reaches_this_process_at_the_commit_only(
             live.forget_game(game.pk)
             live.forget_turns([alice.pk])
 
-    # The commits run here, outside the loop, as a sync view's would beside the streams.
+    # The loop in a thread of its own, the commits here, as a sync view's beside the streams.
     loop = asyncio.new_event_loop()
+    thread = threading.Thread(target=loop.run_forever, daemon=True)
+    thread.start()
     names = (f"game:{game.pk}", f"user:{alice.pk}")
 
     async def subscribe():
@@ -94,14 +100,19 @@ def test_without_postgresql_the_event_reaches_this_process_at_the_commit_only(
             got.append(queue.get_nowait())
         return got
 
-    queue = loop.run_until_complete(subscribe())
+    def in_loop(coro):
+        return asyncio.run_coroutine_threadsafe(coro, loop).result(20)
+
+    queue = in_loop(subscribe())
     try:
         rolled_back()
         committed()
-        assert loop.run_until_complete(drain(queue)) == [
+        assert in_loop(drain(queue)) == [
             {"game": game.pk, "version": game.version, "chat": game.chat_seq, "kind": "game"},
             {"users": [alice.pk], "kind": "turns"},
         ]
     finally:
         events.HUB.unsubscribe(queue, *names)
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
         loop.close()
