@@ -265,14 +265,18 @@ async def _game_stream(request: HttpRequest, game_id: int, user_id: int):
             yield _frame({"kind": "revoked"}, event="revoked")
             return
         your_turn = None
-        event = None
         checked = asyncio.get_running_loop().time()
         while True:
             if viewer is not None:
                 if (viewer.version, viewer.chat) != (seen_version, seen_chat):
                     seen_version, seen_chat = viewer.version, viewer.chat
                     yield _frame(
-                        {"game": game_id, "version": seen_version, "chat": seen_chat},
+                        {
+                            "game": game_id,
+                            "version": seen_version,
+                            "chat": seen_chat,
+                            "kind": "game",
+                        },
                         event_id=f"{seen_version}.{seen_chat}",
                     )
                 if viewer.your_turn is not None and viewer.your_turn != your_turn:

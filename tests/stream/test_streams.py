@@ -73,7 +73,12 @@ def test_a_move_reaches_the_other_players_open_stream(stream_process, alice, bob
     before = game.version
     game = move_through_the_site(game)
     event = stream.event_where(is_game_event(game.version))
-    assert event["data"] == {"game": game.pk, "version": game.version, "chat": game.chat_seq}
+    assert event["data"] == {
+        "game": game.pk,
+        "version": game.version,
+        "chat": game.chat_seq,
+        "kind": "game",
+    }
     assert event["id"] == f"{game.version}.{game.chat_seq}"
     assert game.version > before
     stream.close()
@@ -96,7 +101,9 @@ def test_a_rollback_sends_nothing(stream_process, alice, bob):
     seen = []
     stream.event_where(lambda e: seen.append(e) or is_game_event(game.version)(e))
     game_events = [e["data"] for e in seen if e.get("data", {}).get("game")]
-    assert game_events == [{"game": game.pk, "version": game.version, "chat": chat_before}]
+    assert game_events == [
+        {"game": game.pk, "version": game.version, "chat": chat_before, "kind": "game"}
+    ]
     stream.close()
 
 
