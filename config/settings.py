@@ -350,6 +350,22 @@ GEARTABLE_VACATION_DAYS_PER_YEAR = env_int("GEARTABLE_VACATION_DAYS_PER_YEAR", 3
 # Each change forgets them on commit; LIVE_SECONDS bounds how long a missed one could linger.
 GEARTABLE_LIVE_CACHE = env_bool("GEARTABLE_LIVE_CACHE", bool(CACHE_URL))
 GEARTABLE_LIVE_SECONDS = env_int("GEARTABLE_LIVE_SECONDS", 10, minimum=1)
+# Server-sent events (docs/live.md): where the stream process answers, e.g.
+# https://live.example.com, or "" (the default: no streams, every page polls as before). Pages
+# open <GEARTABLE_STREAM_URL>/events/game/<id>/; the writers send their events only when set.
+GEARTABLE_STREAM_URL = env_str("GEARTABLE_STREAM_URL", "").rstrip("/")
+if GEARTABLE_STREAM_URL and not GEARTABLE_STREAM_URL.startswith(("http://", "https://")):
+    raise ImproperlyConfigured(
+        f"GEARTABLE_STREAM_URL must start with http:// or https://, not {GEARTABLE_STREAM_URL!r}"
+    )
+# A stream sends a keep-alive comment this often (seconds; proxies close a silent connection),
+# and checks again at least this often that its viewer may still see the game (the poll key's
+# grant, the session): a changed password or a lost seat ends the stream within that time.
+GEARTABLE_STREAM_KEEPALIVE_SECONDS = env_int("GEARTABLE_STREAM_KEEPALIVE_SECONDS", 20, minimum=1)
+GEARTABLE_STREAM_RECHECK_SECONDS = env_int("GEARTABLE_STREAM_RECHECK_SECONDS", 60, minimum=1)
+if GEARTABLE_STREAM_URL:  # the page's EventSource connects there
+    _stream_origin = "/".join(GEARTABLE_STREAM_URL.split("/")[:3])
+    SECURE_CSP["connect-src"] = [CSP.SELF, _stream_origin]
 
 LOGGING = {
     "version": 1,

@@ -44,6 +44,7 @@ from django.db import transaction
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from accounts.models import User
+from games import events
 
 log = logging.getLogger(__name__)
 
@@ -254,7 +255,9 @@ def forget_game(game_id: int) -> None:
     at the commit, the cache gets the state as committed. It is read now, after the write, so it
     is this transaction's own (the written row stays locked until the commit) and set, not
     deleted: a check that read the old row just before the commit cannot put it back after
-    (its `cache.add` finds the key taken), which a delete would allow."""
+    (its `cache.add` finds the key taken), which a delete would allow. The open pages' streams
+    hear of it at the same commit (games/events.py)."""
+    events.game_changed(game_id)
     if not enabled() or game_id is None:
         return
     row = _read_state(game_id)
@@ -274,6 +277,7 @@ LOBBY_KEY = "lobby:lists"  # the lobby's lists, the same for all (games.views._l
 def forget_lobby() -> None:
     """A public table opened, filled, started or ended: the lobby's lists go now (a lobby drawn
     meanwhile from the old rows is short-lived: views.LOBBY_SECONDS) and again at the commit."""
+    events.lobby_changed()
     try:  # a change (a worker's resolution, say) never waits on, or fails with, the cache
         cache.delete(LOBBY_KEY)
     except Exception:  # the cache's client raises its own errors; the copy expires anyway
@@ -282,10 +286,13 @@ def forget_lobby() -> None:
 
 
 def forget_turns(user_ids: Iterable[int | None]) -> None:
-    """Whose turn it is changed in games of these users: their counts go once this commits."""
+    """Whose turn it is changed in games of these users: their counts go once this commits,
+    and their pages' streams hear of it then (games/events.py)."""
+    user_ids = set(user_ids)
+    events.turns_changed(user_ids)
     if not enabled():
         return
-    keys = [_turns_key(uid) for uid in set(user_ids) if uid]
+    keys = [_turns_key(uid) for uid in user_ids if uid]
     if keys:
         transaction.on_commit(lambda: cache.delete_many(keys), robust=True)
 

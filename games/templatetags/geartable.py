@@ -1,6 +1,7 @@
 import functools
 
 from django import template
+from django.conf import settings
 from django.template.loader import get_template
 from django.utils.safestring import mark_safe
 
@@ -15,6 +16,16 @@ def cached_url(name: str, *args) -> str:
     """`{% cached_url 'game_log' game.pk %}`: `{% url %}`, for a route of ours whose arguments
     are ids (or none), reversed once per process (games/links.py)."""
     return links.url(name, *args)
+
+
+@register.simple_tag
+def stream_url(game_id: int | None = None) -> str:
+    """`{% stream_url game.pk %}`: the game page's event stream, `{% stream_url %}`: the site
+    frame's; "" without a stream process (GEARTABLE_STREAM_URL empty: the page polls)."""
+    base = settings.GEARTABLE_STREAM_URL
+    if not base:
+        return ""
+    return f"{base}/events/game/{int(game_id)}/" if game_id is not None else f"{base}/events/me/"
 
 
 @register.simple_tag

@@ -1,20 +1,82 @@
-// Geartable's own script: live updates by polling a cheap version check, slower when the tab
-// is hidden. Pages work without it for reading; it only adds freshness. No eval, no inline code
-// (the Content-Security-Policy allows neither).
+// Geartable's own script: live updates pushed by the stream process (server-sent events,
+// docs/live.md) where the page has a stream URL, else by polling a cheap version check, slower
+// when the tab is hidden; while the stream is healthy the poll only runs as a slow safety net.
+// Pages work without it for reading; it only adds freshness. No eval, no inline code (the
+// Content-Security-Policy allows neither).
 (function () {
   "use strict";
 
   const VISIBLE_MS = 2000;
   const HIDDEN_MS = 15000;
+  // While the stream is healthy: a safety net, and the "watching" mark (at most 60 s old:
+  // GEARTABLE_WATCHING_SECONDS) that spares a player with the page open their "your turn" e-mail.
+  const STREAM_VISIBLE_MS = 30000;
+  const STREAM_HIDDEN_MS = 60000;
+  // A stream that failed this many times in a row is given up for a while (the poll takes over)
+  // and tried again after a pause with jitter, so a restart does not bring every tab at once.
+  const STREAM_FAILURES = 3;
+  const STREAM_PAUSE_MS = 60000;
+
+  // One EventSource per tab: `onEvent(data, kind)` for each event; `healthy()` says whether it
+  // is open now. It closes itself on "revoked" (the page's grant ended) or repeated errors.
+  function openStream(url, params, onEvent, onHealth) {
+    if (!url || !window.EventSource) return null;
+    let source = null;
+    let failures = 0;
+    let pausedUntil = 0;
+    let healthy = false;
+
+    function setHealthy(value) {
+      if (healthy === value) return;
+      healthy = value;
+      onHealth(value);
+    }
+
+    function close(pauseMs) {
+      if (source) source.close();
+      source = null;
+      pausedUntil = Date.now() + pauseMs * (0.5 + Math.random());
+      setHealthy(false);
+    }
+
+    function connect() {
+      const query = params();
+      source = new EventSource(url + (query ? "?" + query : ""), { withCredentials: true });
+      source.onopen = function () { failures = 0; setHealthy(true); };
+      source.onmessage = function (event) { setHealthy(true); onEvent(JSON.parse(event.data)); };
+      source.addEventListener("turns", function (event) { onEvent(JSON.parse(event.data)); });
+      source.addEventListener("revoked", function () { close(STREAM_PAUSE_MS); });
+      source.onerror = function () {
+        setHealthy(false);
+        failures += 1;
+        // CLOSED: the server refused (403/404/503): the browser will not retry by itself.
+        if (source.readyState === EventSource.CLOSED || failures >= STREAM_FAILURES) {
+          failures = 0;
+          close(STREAM_PAUSE_MS);
+        }
+      };
+    }
+
+    connect();
+    return {
+      healthy: function () { return healthy; },
+      // Called by the poll: reopen a stream that was given up, once its pause is over.
+      retry: function () { if (!source && Date.now() >= pausedUntil) connect(); },
+    };
+  }
 
   function startLive(live) {
     let timer = null;
     let stopped = false;
+    let stream = null;
 
     function schedule() {
       if (stopped) return;
       clearTimeout(timer);
-      timer = setTimeout(tick, document.hidden ? HIDDEN_MS : VISIBLE_MS);
+      const pushed = stream && stream.healthy();
+      const visibleMs = pushed ? STREAM_VISIBLE_MS : VISIBLE_MS;
+      const hiddenMs = pushed ? STREAM_HIDDEN_MS : HIDDEN_MS;
+      timer = setTimeout(tick, document.hidden ? hiddenMs : visibleMs);
     }
 
     function refresh(selector, url) {
@@ -53,13 +115,56 @@
           return Promise.all(work);
         })
         .catch(function () { /* offline for a moment: try again later */ })
-        .finally(schedule);
+        .finally(function () {
+          if (stream) stream.retry();
+          schedule();
+        });
     }
+
+    // An event names what changed (game, version, chat count); the page fetches its own
+    // fragments as the poll's "changed" answer does, only when it is behind.
+    let busy = null;
+    function onEvent(data) {
+      if (data.kind === "turns") { showYourTurn(String(data.your_turn)); return; }
+      if (data.version === undefined) return;
+      const game = document.getElementById("game");
+      const chat = document.getElementById("chat-log");
+      const version = Number(game ? game.dataset.version : live.dataset.version);
+      if (!game && data.version !== version) { window.location.reload(); return; }
+      const work = [];
+      if (data.version !== version) work.push(refresh("#game", live.dataset.gameUrl));
+      if (chat && data.chat !== Number(chat.dataset.seq)) {
+        work.push(refresh("#chat-log", live.dataset.chatUrl));
+      }
+      if (!work.length) return;
+      // One refresh at a time: an event that lands meanwhile is compared again afterwards.
+      const previous = busy || Promise.resolve();
+      busy = previous.then(function () { return Promise.all(work); }).catch(function () {});
+    }
+
+    stream = openStream(live.dataset.streamUrl, function () {
+      const params = new URLSearchParams();
+      const game = document.getElementById("game");
+      const chat = document.getElementById("chat-log");
+      params.set("v", game ? game.dataset.version : live.dataset.version);
+      if (chat) params.set("c", chat.dataset.seq);
+      const token = new URLSearchParams(window.location.search).get("token");
+      if (token) params.set("t", token);
+      if (live.dataset.pollKey) params.set("k", live.dataset.pollKey);
+      return params.toString();
+    }, onEvent, schedule);
 
     document.addEventListener("visibilitychange", function () {
       if (!document.hidden && !stopped) tick();
     });
     schedule();
+  }
+
+  // Any other page of a logged-in player: the site frame's stream keeps "Your turn · N".
+  function startFrame(badge) {
+    openStream(badge.dataset.streamUrl, function () { return ""; }, function (data) {
+      if (data.kind === "turns") showYourTurn(String(data.your_turn));
+    }, function () {});
   }
 
   // A refused move (400/403/409) comes back as the fragment with the error in words: htmx does
@@ -205,6 +310,8 @@
     syncActionCards(document);
     const live = document.getElementById("live");
     if (live) startLive(live);
+    const badge = document.getElementById("nav-your-turn");
+    if (!live && badge && badge.dataset.streamUrl) startFrame(badge);
     const newGame = document.getElementById("new-game");
     if (newGame) newGameForm(newGame);
   });

@@ -1,0 +1,168 @@
+"""What changed, said by the transaction that changed it, for the open pages' event streams.
+
+An event names only *what* changed, never what it now shows: `{"game": 42, "version": 17,
+"chat": 3, "kind": "game"}` (a game's version or chat moved on), `{"users": [5, 8], "kind":
+"turns"}` (whose turn it is changed in their games), `{"kind": "lobby"}` (the lobby's lists).
+Each page then fetches its own fragment through the ordinary views, where hidden information is
+filtered as it always was (docs/live.md).
+
+- On PostgreSQL the event is a `pg_notify` sent inside the transaction that made the change:
+  PostgreSQL delivers it at the commit, in commit order, and never on a rollback. Every stream
+  process listens (games/stream.py) and fans it out in memory through its `HUB`.
+- Elsewhere (SQLite) there is no listening across processes: the event is handed to this
+  process's `HUB` once the transaction commits (`on_commit`), which serves only a process that
+  both writes and streams.
+
+Nothing is sent while `GEARTABLE_STREAM_URL` is empty (no streams: pages poll, as before): a
+NOTIFY takes a lock at commit that nobody should pay for without a listener.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+from collections.abc import Iterable
+
+from django.conf import settings
+from django.db import connection, transaction
+
+log = logging.getLogger(__name__)
+
+CHANNEL = "geartable_live"  # the LISTEN/NOTIFY channel every stream process listens on
+
+# The game's row as committed by this transaction (it holds the row's lock until then).
+_GAME_SQL = "SELECT version, chat_seq FROM games_game WHERE id = %s"
+_NOTIFY_GAME_SQL = """
+    SELECT pg_notify(%s, json_build_object(
+        'game', id, 'version', version, 'chat', chat_seq, 'kind', 'game')::text)
+    FROM games_game WHERE id = %s
+"""
+
+
+def enabled() -> bool:
+    return bool(settings.GEARTABLE_STREAM_URL)
+
+
+def game_changed(game_id: int | None) -> None:
+    """A game's version, status or chat changed (call it after the write, in its transaction)."""
+    if not enabled() or game_id is None:
+        return
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(_NOTIFY_GAME_SQL, [CHANNEL, game_id])
+        return
+    with connection.cursor() as cursor:
+        cursor.execute(_GAME_SQL, [game_id])
+        row = cursor.fetchone()
+    if row is not None:
+        _send({"game": game_id, "version": row[0], "chat": row[1], "kind": "game"})
+
+
+def turns_changed(user_ids: Iterable[int | None]) -> None:
+    """Whose turn it is changed in games of these users (their "Your turn · N")."""
+    if not enabled():
+        return
+    users = sorted({int(uid) for uid in user_ids if uid})
+    if users:
+        _send({"users": users, "kind": "turns"})
+
+
+def lobby_changed() -> None:
+    """A public table opened, filled, started or ended."""
+    if enabled():
+        _send({"kind": "lobby"})
+
+
+def _send(event: dict) -> None:
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, json.dumps(event)])
+    else:
+        transaction.on_commit(lambda: HUB.publish(event), robust=True)
+
+
+def topics(event: dict) -> list[str]:
+    """The subscriptions an event reaches: a game's viewers, a user's pages, the lobby."""
+    if event.get("kind") == "game" and isinstance(event.get("game"), int):
+        return [f"game:{event['game']}"]
+    if event.get("kind") == "turns" and isinstance(event.get("users"), list):
+        return [f"user:{uid}" for uid in event["users"] if isinstance(uid, int)]
+    if event.get("kind") == "lobby":
+        return ["lobby"]
+    return []
+
+
+# A subscriber that falls this far behind (a stalled client) loses its oldest events: each
+# carries the whole current version, so the newest one is all a page needs.
+QUEUE_SIZE = 16
+RESYNC = {"kind": "resync"}  # to every subscriber: events may have been missed, read again
+
+
+class Hub:
+    """This process's subscriptions, fanned out in memory: one asyncio queue per open stream.
+    `publish` may be called from any thread (a sync view's on_commit, the listener's task)."""
+
+    def __init__(self) -> None:
+        self._subscribers: dict[str, set[asyncio.Queue]] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._lock = threading.Lock()
+
+    def subscribe(self, *names: str) -> asyncio.Queue:
+        """A queue that receives the events of these topics (call it in the event loop)."""
+        queue: asyncio.Queue = asyncio.Queue(QUEUE_SIZE)
+        with self._lock:
+            self._loop = asyncio.get_running_loop()
+            for name in names:
+                self._subscribers.setdefault(name, set()).add(queue)
+        return queue
+
+    def unsubscribe(self, queue: asyncio.Queue, *names: str) -> None:
+        with self._lock:
+            for name in names:
+                found = self._subscribers.get(name)
+                if found is not None:
+                    found.discard(queue)
+                    if not found:
+                        del self._subscribers[name]
+
+    def count(self) -> int:
+        with self._lock:
+            return len({q for queues in self._subscribers.values() for q in queues})
+
+    def publish(self, event: dict) -> None:
+        loop = self._loop
+        if loop is None or loop.is_closed():
+            return  # nobody has subscribed in this process
+        try:
+            running = asyncio.get_running_loop()
+        except RuntimeError:
+            running = None
+        if running is loop:
+            self._deliver(event)
+        else:
+            loop.call_soon_threadsafe(self._deliver, event)
+
+    def resync(self) -> None:
+        """Every subscriber reads its state again (the listener reconnected: it may have
+        missed events meanwhile)."""
+        with self._lock:
+            queues = {q for found in self._subscribers.values() for q in found}
+        for queue in queues:
+            _put(queue, RESYNC)
+
+    def _deliver(self, event: dict) -> None:
+        with self._lock:
+            queues = {q for name in topics(event) for q in self._subscribers.get(name, ())}
+        for queue in queues:
+            _put(queue, event)
+
+
+def _put(queue: asyncio.Queue, event: dict) -> None:
+    if queue.full():  # in the loop's thread: nothing takes from it meanwhile
+        queue.get_nowait()
+    queue.put_nowait(event)
+
+
+HUB = Hub()

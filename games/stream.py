@@ -1,0 +1,350 @@
+"""The open pages' event streams (server-sent events), served by the stream process.
+
+One async view per stream: `game_events` (a game page: its game's changes, and its player's
+"Your turn · N") and `my_events` (any other page of a logged-in user: the count). A stream is
+authorized exactly as the poll is (views.poll: the page's signed key, else the session) when
+it opens, at each event and at least every GEARTABLE_STREAM_RECHECK_SECONDS; once that no
+longer holds it ends. What it sends names only what changed (games/events.py); the page fetches
+its own fragment through the ordinary views. The way from commit to page: docs/live.md.
+
+The process holds one PostgreSQL connection that LISTENs (`_listen`, psycopg's async
+connection, started by the first stream) and fans each event out through events.HUB. Reads
+for authorization run in Django's sync thread and give their connection back at once: a stream
+holds no database connection while it waits.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import random
+from dataclasses import dataclass
+from importlib import import_module
+
+import psycopg
+from asgiref.sync import sync_to_async
+from django.conf import settings
+from django.db import close_old_connections, connection
+from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
+
+from accounts.models import User
+from games import events, live, views
+
+log = logging.getLogger(__name__)
+
+_SESSIONS = import_module(settings.SESSION_ENGINE).SessionStore
+# How long a new stream waits for the listener's first LISTEN before it answers 503 (the page
+# then polls), and how long the listener waits before it tries to connect again.
+LISTEN_READY_SECONDS = 5.0
+LISTEN_RETRY_SECONDS = (0.5, 10.0)
+# `retry:` the browser waits before it reconnects (ms), at random in this range: a restart of
+# the stream process does not bring every page back in the same second.
+RETRY_MS = (2000, 8000)
+HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+
+
+@dataclass(frozen=True)
+class Viewer:
+    user_id: int  # 0: a visitor (a spectator without an account, or not logged in)
+    version: int
+    chat: int
+    your_turn: int | None
+
+
+# --- who may listen (the poll's rules) ----------------------------------------------------------
+
+
+def _with_session(request: HttpRequest) -> None:
+    """The session the cookie names, read only when asked (no middleware on the stream paths)."""
+    if not hasattr(request, "session"):
+        request.session = _SESSIONS(request.COOKIES.get(settings.SESSION_COOKIE_NAME))
+
+
+def _game_viewer(request: HttpRequest, game_id: int) -> Viewer | None:
+    """The viewer if this request may see the game's changes, as views.poll decides: the
+    page's key while its grant holds (games/live.py), else the session (a seated player, or
+    anyone for a game open to them); None otherwise."""
+    key = request.GET.get("k")
+    grant = live.read(key, game_id) if key else None
+    if grant is not None:
+        try:
+            found, your_turn, _ = live.state(game_id, *grant)
+        except live.Revoked:  # fall back to the session, as the poll does
+            pass
+        else:
+            if found is None:
+                return None
+            version, _status, chat = found
+            return Viewer(grant[0], version, chat, your_turn)
+    _with_session(request)
+    user_id = views._session_user_id(request)
+    row = views._poll_row(game_id, user_id, request.GET.get("t", "-"))
+    if row is None:
+        return None
+    version, _status, chat, open_to_all, seated, password, _seat, _watched, your_turn = row
+    logged_in = bool(password) and views._session_is_valid(request, password)
+    if not open_to_all and not (seated and logged_in):
+        return None
+    return Viewer(user_id if logged_in else 0, version, chat, your_turn if logged_in else None)
+
+
+def _me(request: HttpRequest) -> int | None:
+    """The count of games waiting for the session's user (active, same password), or None."""
+    _with_session(request)
+    user_id = views._session_user_id(request)
+    if not user_id:
+        return None
+    password = (
+        User.objects.filter(pk=user_id, is_active=True).values_list("password", flat=True).first()
+    )
+    if not password or not views._session_is_valid(request, password):
+        return None
+    return live.your_turn(user_id)
+
+
+def _read(fn):
+    """`fn` in Django's sync thread, its database connection closed after (CONN_MAX_AGE=0 in
+    the stream process: config/stream_settings.py), so an idle stream holds none."""
+
+    def run(*args):
+        try:
+            return fn(*args)
+        finally:
+            close_old_connections()
+
+    return sync_to_async(run)
+
+
+game_viewer = _read(_game_viewer)
+me = _read(_me)
+
+
+# --- the listener: one LISTEN connection per process --------------------------------------------
+
+
+class Listener:
+    """The process's LISTEN connection, started by the first stream and kept for good; it
+    reconnects after a failure and then tells every stream to read its state again (events
+    sent meanwhile are lost: NOTIFY keeps none)."""
+
+    def __init__(self) -> None:
+        self.task: asyncio.Task | None = None
+        self.ready: asyncio.Event | None = None
+
+    async def wait_ready(self) -> bool:
+        if connection.vendor != "postgresql":
+            return True  # the in-process hub, fed at each commit of this process
+        if self.task is None or self.task.done():
+            self.ready = asyncio.Event()
+            self.task = asyncio.create_task(self._run())
+        try:
+            await asyncio.wait_for(self.ready.wait(), LISTEN_READY_SECONDS)
+        except TimeoutError:
+            return False
+        return True
+
+    async def _run(self) -> None:
+        db = settings.DATABASES["default"]
+        params = {
+            "dbname": db["NAME"],
+            "user": db.get("USER") or None,
+            "password": db.get("PASSWORD") or None,
+            "host": db.get("HOST") or None,
+            "port": db.get("PORT") or None,
+        }
+        params = {k: v for k, v in params.items() if v is not None}
+        # DATABASE_URL's query (sslmode=…, config/env.py) are libpq's parameters: the same here.
+        params.update(
+            (k, v) for k, v in db.get("OPTIONS", {}).items() if k not in _DJANGO_ONLY_OPTIONS
+        )
+        delay = LISTEN_RETRY_SECONDS[0]
+        first = True
+        while True:
+            try:
+                async with await psycopg.AsyncConnection.connect(autocommit=True, **params) as conn:
+                    await conn.execute(f"LISTEN {events.CHANNEL}")
+                    delay = LISTEN_RETRY_SECONDS[0]
+                    self.ready.set()
+                    if not first:
+                        events.HUB.resync()
+                    first = False
+                    async for note in conn.notifies():
+                        try:
+                            event = json.loads(note.payload)
+                        except ValueError:
+                            log.warning("an event that is not JSON: %r", note.payload[:200])
+                            continue
+                        events.HUB.publish(event)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.warning("the stream listener lost PostgreSQL; again in %.1f s", delay)
+                self.ready.clear()
+            await asyncio.sleep(delay * random.uniform(0.5, 1.5))
+            delay = min(delay * 2, LISTEN_RETRY_SECONDS[1])
+
+
+# Database OPTIONS that Django's backend reads itself: not connection parameters.
+_DJANGO_ONLY_OPTIONS = {"isolation_level", "pool", "server_side_binding", "assume_role"}
+
+LISTENER = Listener()
+
+
+# --- the streams ----------------------------------------------------------------------------------
+
+
+def _frame(data: dict, *, event: str | None = None, event_id: str | None = None) -> str:
+    lines = []
+    if event:
+        lines.append(f"event: {event}")
+    if event_id:
+        lines.append(f"id: {event_id}")
+    lines.append("data: " + json.dumps(data, separators=(",", ":")))
+    return "\n".join(lines) + "\n\n"
+
+
+def _seen(request: HttpRequest) -> tuple[int, int]:
+    """What the page holds: the Last-Event-ID of a reconnect ("version.chat"), else the
+    version and chat count it was drawn with (v, c); -1 when unknown."""
+    last = request.headers.get("Last-Event-ID", "")
+    parts = last.split(".") if last else [request.GET.get("v", ""), request.GET.get("c", "")]
+    try:
+        version = int(parts[0])
+    except (ValueError, IndexError):
+        version = -1
+    try:
+        chat = int(parts[1])
+    except (ValueError, IndexError):
+        chat = -1
+    return version, chat
+
+
+def _cors(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """The site's own pages (CSRF_TRUSTED_ORIGINS) may read the stream from another origin."""
+    origin = request.headers.get("Origin")
+    if origin and origin in settings.CSRF_TRUSTED_ORIGINS:
+        response["Access-Control-Allow-Origin"] = origin
+        response["Access-Control-Allow-Credentials"] = "true"
+    response["Vary"] = "Origin, Cookie"
+    return response
+
+
+def _refusal(request: HttpRequest, message: str, status: int) -> HttpResponse:
+    response = HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
+    return _cors(request, response)
+
+
+def _stream(request: HttpRequest, body) -> HttpResponse:
+    response = StreamingHttpResponse(body, content_type="text/event-stream", headers=HEADERS)
+    return _cors(request, response)
+
+
+async def game_events(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The stream of a game page: an event each time the game's version or chat moves past
+    what the page holds (and its player's count of games waiting for them)."""
+    if request.method != "GET":
+        return _refusal(request, "A stream is read with GET.", 405)
+    viewer = await game_viewer(request, game_id)
+    if viewer is None:
+        return _refusal(request, "There is no such game.", 404)
+    if not await LISTENER.wait_ready():
+        return _refusal(request, "Live updates are not available now: the page checks.", 503)
+    return _stream(request, _game_stream(request, game_id, viewer.user_id))
+
+
+async def _game_stream(request: HttpRequest, game_id: int, user_id: int):
+    names = [f"game:{game_id}"] + ([f"user:{user_id}"] if user_id else [])
+    queue = events.HUB.subscribe(*names)
+    try:
+        seen_version, seen_chat = _seen(request)
+        yield f"retry: {random.randint(*RETRY_MS)}\n\n"
+        # Read after subscribing: a commit between the two is in the queue, not lost.
+        viewer = await game_viewer(request, game_id)
+        if viewer is None or viewer.user_id != user_id:
+            yield _frame({"kind": "revoked"}, event="revoked")
+            return
+        your_turn = None
+        checked = asyncio.get_running_loop().time()
+        while True:
+            if viewer is not None:
+                if (viewer.version, viewer.chat) != (seen_version, seen_chat):
+                    seen_version, seen_chat = viewer.version, viewer.chat
+                    yield _frame(
+                        {
+                            "game": game_id,
+                            "version": seen_version,
+                            "chat": seen_chat,
+                            "kind": "game",
+                        },
+                        event_id=f"{seen_version}.{seen_chat}",
+                    )
+                if viewer.your_turn is not None and viewer.your_turn != your_turn:
+                    your_turn = viewer.your_turn
+                    yield _frame({"kind": "turns", "your_turn": your_turn}, event="turns")
+            event = await _next(queue)
+            now = asyncio.get_running_loop().time()
+            if event is None and now - checked < settings.GEARTABLE_STREAM_RECHECK_SECONDS:
+                yield ": keep-alive\n\n"
+                viewer = None
+                continue
+            # An event (or time for the periodic check): is the viewer still allowed, and
+            # what is the game's state now? The event itself is never forwarded as it came.
+            viewer = await game_viewer(request, game_id)
+            checked = now
+            if viewer is None or viewer.user_id != user_id:
+                yield _frame({"kind": "revoked"}, event="revoked")
+                return
+            if event is None:
+                yield ": keep-alive\n\n"
+    finally:
+        events.HUB.unsubscribe(queue, *names)
+
+
+async def _next(queue: asyncio.Queue) -> dict | None:
+    """The next event, or None after a keep-alive's time without one."""
+    try:
+        return await asyncio.wait_for(queue.get(), settings.GEARTABLE_STREAM_KEEPALIVE_SECONDS)
+    except TimeoutError:
+        return None
+
+
+async def my_events(request: HttpRequest) -> HttpResponse:
+    """The stream of the site's frame on any other page: the logged-in user's count of games
+    waiting for them ("Your turn · N"). Only through the session."""
+    if request.method != "GET":
+        return _refusal(request, "A stream is read with GET.", 405)
+    count = await me(request)
+    if count is None:
+        return _refusal(request, "Log in to follow your games.", 403)
+    if not await LISTENER.wait_ready():
+        return _refusal(request, "Live updates are not available now: the page checks.", 503)
+    return _stream(request, _my_stream(request, views._session_user_id(request)))
+
+
+async def _my_stream(request: HttpRequest, user_id: int):
+    names = [f"user:{user_id}"]
+    queue = events.HUB.subscribe(*names)
+    try:
+        yield f"retry: {random.randint(*RETRY_MS)}\n\n"
+        count = await me(request)
+        checked = asyncio.get_running_loop().time()
+        sent = None
+        while True:
+            if count is None:
+                yield _frame({"kind": "revoked"}, event="revoked")
+                return
+            if count != sent:
+                sent = count
+                yield _frame({"kind": "turns", "your_turn": count}, event="turns")
+            event = await _next(queue)
+            now = asyncio.get_running_loop().time()
+            if event is None and now - checked < settings.GEARTABLE_STREAM_RECHECK_SECONDS:
+                yield ": keep-alive\n\n"
+                continue
+            count = await me(request)
+            checked = now
+            if event is None:
+                yield ": keep-alive\n\n"
+    finally:
+        events.HUB.unsubscribe(queue, *names)

@@ -1,0 +1,14 @@
+"""Settings of the stream process that tests/stream start: the test settings with the stream
+process's own paths and middleware (config/stream_settings.py), pointed by the environment at
+the test's own database."""
+
+import os
+
+from config import stream_settings
+from config.test_settings import *  # noqa: F403
+
+ROOT_URLCONF = stream_settings.ROOT_URLCONF
+MIDDLEWARE = stream_settings.MIDDLEWARE
+DEBUG = False
+DATABASES["default"]["NAME"] = os.environ["STREAM_DATABASE"]  # noqa: F405
+DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405
