@@ -29,7 +29,7 @@ from django.db import close_old_connections, connection
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 
 from accounts.models import User
-from games import events, live, views
+from games import events, live, rows, views
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +79,7 @@ def _game_viewer(request: HttpRequest, game_id: int) -> Viewer | None:
             return Viewer(grant[0], version, chat, your_turn)
     _with_session(request)
     user_id = views._session_user_id(request)
-    row = views._poll_row(game_id, user_id, request.GET.get("t", "-"))
+    row = rows.poll_row(game_id, user_id, request.GET.get("t", "-"))
     if row is None:
         return None
     version, _status, chat, open_to_all, seated, password, _seat, _watched, your_turn = row
