@@ -52,8 +52,20 @@ def _with_bobs_program_in(game, bob):
         (program((1, "trap", 7)), "7 is not a number in play; choose one of 1, 2, 3."),
         (program((1, "harvest", 1), (2, "trap", 2)), "Blue (robot 2) is not your robot."),
         (program((5, "attack", 1)), "Robot 5 is not in this game."),
+        (program((1, "trap", 99)), "99 is not a number in play; choose one of 1, 2, 3."),
+        (program((1, "attack", -1)), "-1 is not a number in play; choose one of 1, 2, 3."),
+        (program((99, "attack", 1)), "Robot 99 is not in this game."),
     ],
-    ids=["not-my-robot", "unknown-action", "number-not-in-play", "two-robots", "robot-not-in-play"],
+    ids=[
+        "not-my-robot",
+        "unknown-action",
+        "number-not-in-play",
+        "two-robots",
+        "robot-not-in-play",
+        "number-no-robot-has",
+        "number-negative",
+        "robot-no-game-has",
+    ],
 )
 def test_o6_a_bad_program_is_refused_with_400_and_nothing_changes(
     game, bob, alice_client, action, message
