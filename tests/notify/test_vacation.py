@@ -6,6 +6,7 @@ e-mails to the away player wait in the outbox and go once on their return."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.utils import timezone
@@ -93,6 +94,14 @@ def test_one_vacation_day_buys_no_more_time_than_it_pauses(mailoutbox, alice, bo
     """Issue 22: one allowance day used to turn three deadlines that were about to pass into
     three full new turns. A paused turn resumes with the time it had left, so the vacation
     gives each game exactly the time the player was away: what the allowance charged."""
+    # "Today only" must outlast the hour left, whatever the hour the test runs at: alice lives
+    # where her day has at least three hours to go (her calendar decides when a day ends).
+    alice.time_zone = next(
+        zone
+        for zone in ("UTC", "Pacific/Kiritimati", "America/Los_Angeles", "Asia/Tokyo")
+        if 2 <= timezone.localtime(timezone=ZoneInfo(zone)).hour <= 20
+    )
+    alice.save(update_fields=["time_zone"])
     games = []
     for _ in range(3):
         game = start_geared([alice, bob], turn_seconds=3 * DAY, target=2000)
@@ -102,7 +111,9 @@ def test_one_vacation_day_buys_no_more_time_than_it_pauses(mailoutbox, alice, bo
         Game.objects.filter(pk=game.pk).update(deadline=timezone.now() + timedelta(hours=1))
         game.refresh_from_db()
         games.append(game)
-    user = away(alice, days=0)  # today only: one allowance day
+    vacation.take(alice, allowance.local_today(alice, timezone.now()))  # today only: one day
+    user = alice
+    user.refresh_from_db()
     assert allowance.allowance(user).used == 1
     for game in games:
         deadline = game.deadline
