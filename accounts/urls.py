@@ -1,9 +1,10 @@
 from django.urls import path
 
-from accounts import views, views_vacation
+from accounts import views
+from games.views import unsubscribe, vacation
 
 urlpatterns = [
     path("profile/", views.profile, name="profile"),
-    path("profile/vacation/", views_vacation.vacation, name="vacation"),
-    path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
+    path("profile/vacation/", vacation.vacation, name="vacation"),
+    path("unsubscribe/<str:token>/", unsubscribe.unsubscribe, name="unsubscribe"),
 ]

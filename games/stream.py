@@ -29,7 +29,8 @@ from django.db import close_old_connections, connection
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 
 from accounts.models import User
-from games import events, live, rows, views
+from games import events, live, rows
+from games.views import common
 
 log = logging.getLogger(__name__)
 
@@ -78,12 +79,12 @@ def _game_viewer(request: HttpRequest, game_id: int) -> Viewer | None:
             version, _status, chat = found
             return Viewer(grant[0], version, chat, your_turn)
     _with_session(request)
-    user_id = views._session_user_id(request)
+    user_id = common.session_user_id(request)
     row = rows.poll_row(game_id, user_id, request.GET.get("t", "-"))
     if row is None:
         return None
     version, _status, chat, open_to_all, seated, password, _seat, _watched, your_turn = row
-    logged_in = bool(password) and views._session_is_valid(request, password)
+    logged_in = bool(password) and common.session_is_valid(request, password)
     if not open_to_all and not (seated and logged_in):
         return None
     return Viewer(user_id if logged_in else 0, version, chat, your_turn if logged_in else None)
@@ -92,13 +93,13 @@ def _game_viewer(request: HttpRequest, game_id: int) -> Viewer | None:
 def _me(request: HttpRequest) -> int | None:
     """The count of games waiting for the session's user (active, same password), or None."""
     _with_session(request)
-    user_id = views._session_user_id(request)
+    user_id = common.session_user_id(request)
     if not user_id:
         return None
     password = (
         User.objects.filter(pk=user_id, is_active=True).values_list("password", flat=True).first()
     )
-    if not password or not views._session_is_valid(request, password):
+    if not password or not common.session_is_valid(request, password):
         return None
     return live.your_turn(user_id)
 
@@ -319,7 +320,7 @@ async def my_events(request: HttpRequest) -> HttpResponse:
         return _refusal(request, "Log in to follow your games.", 403)
     if not await LISTENER.wait_ready():
         return _refusal(request, "Live updates are not available now: the page checks.", 503)
-    return _stream(request, _my_stream(request, views._session_user_id(request)))
+    return _stream(request, _my_stream(request, common.session_user_id(request)))
 
 
 async def _my_stream(request: HttpRequest, user_id: int):

@@ -1,6 +1,9 @@
-"""Game records on the web: download a finished game's record, import one to replay it here."""
+"""Game records on the web: a finished game replayed step by step, its record downloaded, a
+record imported to replay it here."""
 
 from __future__ import annotations
+
+import copy
 
 from django.conf import settings
 from django.contrib.auth.decorators import login_required
@@ -10,14 +13,17 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import records, services
-from games.views import _visible_game
+from games import records, replay, services
+from games.views.common import (
+    visible_game,
+)
+from games.views.game import game_context
 
 
 @require_GET
 def export(request: HttpRequest, game_id: int) -> HttpResponse:
     """The record of a finished game, as a JSON download, for whoever may see the game."""
-    game = _visible_game(request, game_id, token=request.GET.get("token"))
+    game = visible_game(request, game_id, token=request.GET.get("token"))
     try:
         record = records.export(game)
     except services.GameError as exc:
@@ -61,3 +67,37 @@ def import_record(request: HttpRequest) -> HttpResponse:
         },
         status=status,
     )
+
+
+@require_GET
+def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A finished game, step by step: replayed from its seed and its move log, each step shown
+    as the visitor's own seat saw it then (or as a spectator)."""
+    game = visible_game(request, game_id, token=request.GET.get("token"))
+    if not game.is_over or not game.state:
+        raise Http404("A game can be replayed once it is over.")
+    moves = replay.moves_of(game)
+    try:
+        step = min(max(int(request.GET.get("step", len(moves))), 0), len(moves))
+    except ValueError:
+        step = len(moves)
+    past = copy.copy(game)
+    past.state = replay.state_at(game, moves, step)
+    context = game_context(request, past, services.seat_of(game, request.user), query={})
+    context.update(
+        step=step,
+        steps=len(moves),
+        move=moves[step - 1] if step else None,
+        board=f"games/{game.kind}.html#game",
+        jumps=sorted(
+            {
+                0,
+                max(0, step - 10),
+                max(0, step - 1),
+                min(len(moves), step + 1),
+                min(len(moves), step + 10),
+                len(moves),
+            }
+        ),
+    )
+    return render(request, "games/replay.html", context)

@@ -1,0 +1,2 @@
+"""The game pages, by family (docs/code-map.md): lobby, my games, one game, its table, chat,
+invitations, records and replays, players, the site's own pages, vacation and unsubscribe."""

@@ -1,0 +1,102 @@
+"""What the game views share: refusals as answers, who may see a game, the session's user."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, load_backend
+from django.contrib.auth.backends import ModelBackend
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils.crypto import constant_time_compare
+
+from accounts.models import User
+from games import ratings, services
+from games.models import Game
+
+
+def answer_error(request: HttpRequest, exc: services.GameError, back) -> HttpResponse:
+    """A refusal as the HTTP answer a page's form gets: a 404 page for what this visitor may
+    not know exists, otherwise back to `back` with the sentence shown there."""
+    if exc.status == 404:
+        raise Http404(exc.message) from None
+    messages.error(request, exc.message)
+    return redirect(back)
+
+
+def bad_request(request: HttpRequest, message: str) -> HttpResponse:
+    """Input no form of ours sends (a crafted request): 400 and a sentence, nothing changed."""
+    return render(request, "bad_request.html", {"message": message}, status=400)
+
+
+def visible_game(request: HttpRequest, game_id: int, *, token: str | None = None) -> Game:
+    """The game if this visitor may see it: seated players always, and those who left it for a
+    bot (read only); anyone for a public game or with the join link; for everybody else a
+    private game does not exist (404)."""
+    game = Game.objects.with_table(game_id)
+    if game is None:
+        raise Http404("There is no such game.")
+    _user_from_seats(request, game)
+    if services.may_watch(game, request.user, token):
+        return game
+    raise Http404("There is no such game.")
+
+
+def ranking_and_places(result: dict) -> tuple[list[str], dict[str, int]]:
+    """A finished game's seats in order, and each one's place (equal scores share a place)."""
+    scores = result.get("scores", {})
+    ranking = result.get("ranking") or sorted(scores, key=lambda s: -scores[s])
+    return ranking, ratings.places_of(result)
+
+
+def posted_robots(request: HttpRequest) -> list[int] | None:
+    """The robots a joining player ticked; None if the form was not ours."""
+    raw_robots = request.POST.getlist("robot")
+    # ASCII digits only: "²" passes str.isdigit() and then int() refuses it.
+    if not all(r.isascii() and r.isdigit() for r in raw_robots):
+        return None
+    return [int(r) for r in raw_robots]
+
+
+def session_user_id(request: HttpRequest) -> int:
+    """The logged-in user's id from the session, without loading the user row."""
+    try:
+        return int(request.session.get(SESSION_KEY, 0))
+    except (TypeError, ValueError):
+        return 0
+
+
+def session_is_valid(request: HttpRequest, password: str) -> bool:
+    """Is this session's auth hash the one of the user's current password, as get_user() checks
+    it: a session dropped elsewhere (password changed, e.g.) is dropped here too."""
+    if request.session.get(BACKEND_SESSION_KEY) not in settings.AUTHENTICATION_BACKENDS:
+        return False
+    given = request.session.get(HASH_SESSION_KEY)
+    if not given:
+        return False
+    user = User(pk=session_user_id(request), password=password)
+    return constant_time_compare(given, user.get_session_auth_hash()) or any(
+        constant_time_compare(given, fallback) for fallback in user.get_session_auth_fallback_hash()
+    )
+
+
+def _user_from_seats(request: HttpRequest, game: Game) -> None:
+    """request.user, when the session's user is a player of this game (or the one a bot
+    replaced), taken from the row just read with the seats rather than by a query of its own,
+    after django.contrib.auth.get_user's own checks on that row: the session's backend loads
+    users by id (ModelBackend.get_user), the user is active, the session's hash is the one of
+    their current password. Any other case (a visitor, a hash of an older secret) leaves
+    request.user to load as it always does."""
+    user_id = session_user_id(request)
+    backend = request.session.get(BACKEND_SESSION_KEY)
+    if not user_id or backend not in settings.AUTHENTICATION_BACKENDS:
+        return
+    if type(load_backend(backend)).get_user is not ModelBackend.get_user:
+        return
+    for seat in game.table:
+        for user in (seat.user, seat.replaced_user):
+            if user is not None and user.pk == user_id:
+                given = request.session.get(HASH_SESSION_KEY) or ""
+                if user.is_active and constant_time_compare(given, user.get_session_auth_hash()):
+                    request.user = user  # what AuthenticationMiddleware's lazy user would load
+                return

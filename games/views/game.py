@@ -1,0 +1,346 @@
+"""One game: its page, its fragment, the live check (poll), a move, and its log."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import RequestDataTooBig
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+from django_htmx.http import HttpResponseStopPolling
+
+from accounts.middleware import shows_no_time
+from accounts.models import User
+from games import engines, live, rows, services
+from games.context_processors import your_turn_count
+from games.models import Game, Seat, Status, seat_names
+from games.pages import Table, page
+from games.views.chat import chat_messages
+from games.views.common import (
+    ranking_and_places,
+    session_is_valid,
+    session_user_id,
+    visible_game,
+)
+
+
+@require_GET
+def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = visible_game(request, game_id, token=request.GET.get("token"))
+    return _render_game(request, game)
+
+
+def _render_game(
+    request: HttpRequest,
+    game: Game,
+    *,
+    error: str = "",
+    status: int = 200,
+    refused: object = None,
+    query=None,
+    fragment: bool | None = None,
+) -> HttpResponse:
+    """The game page, or its fragment (for htmx, or when `fragment`). `query`: the page's own
+    parameters (a Geared selection), the request's by default; `refused`: the action just
+    refused, so that the form shows what the player picked next to the error."""
+    query = request.GET if query is None else query
+    if fragment is None:
+        fragment = bool(request.htmx) and not request.htmx.boosted
+    seat = services.seat_of(game, request.user)
+    # The poll key goes in the page's #live, which a fragment (or a move's answer) does not
+    # carry: signed only for a whole page (games/live.py).
+    poll_key = (
+        live.issue(game.pk, request.user, seat and seat.pk)
+        if not fragment or game.status == Status.OPEN
+        else ""
+    )
+    if game.status == Status.OPEN:
+        return render(
+            request,
+            "games/table.html",
+            {
+                "game": game,
+                "seat": seat,
+                "seats": game.table,
+                "error": error,
+                "join_url": request.build_absolute_uri(
+                    reverse("game", args=[game.pk]) + f"?token={game.join_token}"
+                )
+                if seat
+                else None,
+                "token": request.GET.get("token", ""),
+                "poll_key": poll_key,
+                **page(game.kind).table_context(game),
+            },
+            status=status,
+        )
+    context = game_context(request, game, seat, query=query, fragment=fragment, refused=refused)
+    context["error"] = error
+    context["poll_key"] = poll_key
+    if error:
+        context["focus"] = "error"
+    template = f"games/{game.kind}.html" + ("#game" if fragment else "")
+    if seat is not None:  # what this player has now been shown
+        services.mark_seen(seat, game.version, context.get("mark_now", seat.seen_mark))
+    return render(request, template, context, status=status)
+
+
+def game_context(
+    request: HttpRequest,
+    game: Game,
+    seat: Seat | None,
+    *,
+    query=None,
+    fragment: bool = False,
+    refused: object = None,
+) -> dict:
+    eng = engines.engine(game.kind)
+    me = seat.seat_id if seat and seat.position else None
+    view = eng.view(game.state, me)
+    seats = {s.seat_id: s for s in game.table}
+    names = seat_names(seats.values())
+    legal = eng.legal_actions(game.state, me) if me and game.is_active else []
+    context = {
+        "game": game,
+        "seat": seat,
+        "me": me,
+        "view": view,
+        "names": names,
+        "seats_by_id": seats,
+        "version": game.version,
+        "is_my_turn": me is not None and me in eng.to_act(game.state),
+        "nav_section": "my_games",
+        # A visitor by the join link keeps the token on the page's own links (log, refresh).
+        "token_query": f"?token={game.join_token}"
+        if seat is None and request.GET.get("token") == game.join_token
+        else "",
+    }
+    # A player who resigned (or was replaced) keeps reading the table and its chat, as a
+    # spectator sees it: their old hand is the bot's now.
+    former = None if seat is not None else services.former_seat_of(game, request.user)
+    context["former_seat"] = former
+    # Spectators who are logged in read the chat too (read only); players write in it. The chat
+    # is outside the game's fragment (`#game`): a fragment (htmx, a move's answer) needs none.
+    if not fragment and (seat is not None or request.user.is_authenticated):
+        context["chat_messages"] = chat_messages(game)
+        context["chat_read_only"] = seat is None
+    context["spectator"] = seat is None and former is None
+    if context["spectator"]:
+        context["nav_section"] = "lobby"  # watching: a game found in the lobby, not one of mine
+    if game.status == Status.FINISHED and game.result:
+        context.update(_game_over_context(request, game, names, me))
+    seen = seat.seen_mark if seat is not None and seat.seen_version else None
+    table = Table(
+        game=game,
+        view=view,
+        legal=legal,
+        names=names,
+        me=me,
+        seen=seen,
+        query={} if query is None else query,
+        refused=refused,
+        htmx=fragment,
+    )
+    context.update(page(game.kind).context(table))
+    return context
+
+
+def _game_over_context(request: HttpRequest, game: Game, names: dict, me) -> dict:
+    """The end of the game: final standings, and the ways on (replay, a rematch)."""
+    result = game.result
+    scores, winners = result.get("scores", {}), result.get("winners", [])
+    ranking, places = ranking_and_places(result)
+    standings = [
+        {
+            "place": places.get(sid, i + 1),
+            "name": names.get(sid, sid),
+            "score": scores.get(sid, 0),
+            "winner": sid in winners,
+            "is_me": sid == me,
+        }
+        for i, sid in enumerate(ranking)
+    ]
+    offered = services.rematch_of(game)
+    return {
+        "standings": standings,
+        "rematch": offered,
+        "rematch_mine": offered is not None
+        and request.user.is_authenticated
+        and offered.seats.filter(user=request.user).exists(),
+    }
+
+
+@require_GET
+def game_fragment(request: HttpRequest, game_id: int) -> HttpResponse:
+    game = visible_game(request, game_id, token=request.GET.get("token"))
+    if game.status == Status.OPEN:
+        return _render_game(request, game)
+    return _with_your_turn(request, _render_game(request, game, fragment=True))
+
+
+@shows_no_time  # it answers numbers and headers only: the session stays unread on its key path
+@require_GET
+def poll(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The live-update check: one indexed query. 204 if nothing changed since version `v` (and
+    chat message count `c`, when given); 200 with `X-Refresh: game` and/or `chat` if the page
+    should fetch those fragments again; 286 (htmx's "stop polling") once the game is over."""
+    try:
+        seen = int(request.GET.get("v", ""))
+        seen_chat = int(request.GET["c"]) if "c" in request.GET else None
+    except ValueError:
+        return HttpResponse("v and c must be the numbers the page shows", status=400)
+    key = request.GET.get("k")
+    viewer = live.read(key, game_id) if key else None
+    if viewer is not None:  # the page's signed key: no session, and the state from the cache
+        try:
+            return _poll_by_key(request, game_id, seen, seen_chat, *viewer)
+        except live.Revoked:  # its user left the seat, changed password, was deactivated
+            pass
+    user_id = session_user_id(request)
+    row = rows.poll_row(game_id, user_id, request.GET.get("t", "-"))
+    if row is None:
+        raise Http404("There is no such game.")
+    version, status, chat_seq, open_to_all, seated, password, my_seat, watched, your_turn = row
+    logged_in = bool(password) and session_is_valid(request, password)
+    if not open_to_all and not (seated and logged_in):
+        raise Http404("There is no such game.")
+    # A player with the page in view is watching: no "your turn" e-mail (a hidden tab says h=1).
+    if my_seat and logged_in and status == Status.ACTIVE and request.GET.get("h") != "1":
+        services.note_watching(my_seat, watched)
+    response = _poll_answer(version, status, chat_seq, seen, seen_chat)
+    if logged_in:
+        response[YOUR_TURN_HEADER] = str(your_turn)  # the nav's "Your turn · N", kept live
+    if key is not None:  # a page that checks by key: a fresh one, for what the session allows
+        viewer = User(pk=user_id, password=password) if logged_in else None
+        response[live.FRESH_KEY_HEADER] = live.issue(game_id, viewer, my_seat)
+    return response
+
+
+def _poll_by_key(
+    request: HttpRequest,
+    game_id: int,
+    seen: int,
+    seen_chat: int | None,
+    user_id: int,
+    seat: int,
+    tag: str,
+) -> HttpResponse:
+    """The check of a page that carries its poll key (games/live.py): the key says who may see
+    the game, the cache says its version and that the key's grant still holds (else
+    live.Revoked); the database only when the cache has forgotten."""
+    found, your_turn, watch_fresh = live.state(game_id, user_id, seat, tag)
+    if found is None:
+        raise Http404("There is no such game.")
+    version, status, chat_seq = found
+    if (
+        seat
+        and not watch_fresh
+        and status == Status.ACTIVE
+        and request.GET.get("h") != "1"
+        and live.watching_due(seat, int(services.WATCH_WRITE_EVERY.total_seconds()))
+    ):
+        services.note_watching(seat, None)
+    response = _poll_answer(version, status, chat_seq, seen, seen_chat)
+    if user_id:
+        response[YOUR_TURN_HEADER] = str(your_turn)
+    return response
+
+
+def _poll_answer(
+    version: int, status: str, chat_seq: int, seen: int, seen_chat: int | None
+) -> HttpResponse:
+    changed = []
+    if version != seen:
+        changed.append("game")
+    if seen_chat is not None and chat_seq != seen_chat:
+        changed.append("chat")
+    if changed:
+        return HttpResponse(
+            status=200, headers={"X-Refresh": ",".join(changed), "X-Game-Version": str(version)}
+        )
+    if status in (Status.FINISHED, Status.ABORTED) and seen_chat is None:
+        return HttpResponseStopPolling()
+    return HttpResponse(status=204)
+
+
+YOUR_TURN_HEADER = "X-Your-Turn"
+
+
+def _with_your_turn(request: HttpRequest, response: HttpResponse) -> HttpResponse:
+    """An htmx answer that swaps part of a game page carries the nav's count along (one query),
+    so that "Your turn · N" follows the moves made and seen without a reload."""
+    if request.user.is_authenticated:
+        response[YOUR_TURN_HEADER] = str(your_turn_count(request.user))
+    return response
+
+
+def _parse_version(request: HttpRequest) -> int | None:
+    try:
+        return int(request.POST.get("version", ""))
+    except ValueError:
+        return None
+
+
+def _posted_forms(post) -> dict[str, object]:
+    """The action as each game's own form would read the POST (an Out of Gears program form),
+    by kind: read without the database; the service takes the one of the game's kind."""
+    return {kind: page(kind).parse_move(post) for kind in engines.ENGINES}
+
+
+@login_required
+@require_POST
+def move(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A move (Geared) or a program (Out of Gears): the engine's action as JSON, or the game's
+    own form, and the version. The game is read once, by the service, locked; the answer is
+    drawn from the game it returns, or (a refusal) the game as it read it."""
+    try:
+        raw = request.POST.get("action", "")
+    except RequestDataTooBig:
+        return HttpResponse("That request is too large.", status=400)
+    try:
+        action = json.loads(raw)
+    except (ValueError, TypeError, RecursionError):  # RecursionError: nesting thousands deep
+        action = None
+    by_kind = _posted_forms(request.POST) if action is None else None
+    try:
+        game = services.submit_action(
+            request.user, game_id, _parse_version(request), action, by_kind=by_kind
+        )
+    except services.GameError as exc:
+        game = exc.game
+        if game is None or not services.may_watch(game, request.user, None):
+            game = visible_game(request, game_id)  # a 404 for who may not see it
+        if by_kind is not None:
+            action = by_kind.get(game.kind)
+        # The confirm form posts to this URL with the preview's selection in its query string,
+        # so a refusal shows the same preview (if it still stands) with the reason beside it.
+        if not request.htmx:
+            messages.error(request, exc.message)
+            return redirect(game.get_absolute_url() + page(game.kind).refused_query(request.GET))
+        return _render_game(request, game, error=exc.message, status=exc.status, refused=action)
+    if not request.htmx:
+        return redirect(game)
+    # The game as the move left it, its seats with it (their to_act too); read again only if
+    # the step the move left the server (a turn to resolve, a bot to play) was taken since
+    # the commit, as the cache says (a worker that was quick, or tasks run in this process).
+    if game.due_since is not None and live.committed_version(game_id) != game.version:
+        game = visible_game(request, game_id)
+    return _with_your_turn(request, _render_game(request, game, query={}))
+
+
+@require_GET
+def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Every move of the game as sentences (what this visitor may see)."""
+    game = visible_game(request, game_id, token=request.GET.get("token"))
+    if game.status == Status.OPEN:
+        return redirect(game)
+    seat = services.seat_of(game, request.user)
+    me = seat.seat_id if seat else None
+    names = seat_names(game.table)
+    context = {"game": game, "nav_section": "my_games"}
+    context.update(page(game.kind).log_context(game, me, names))
+    return render(request, "games/log.html", context)

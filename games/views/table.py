@@ -1,0 +1,95 @@
+"""The table around a game: join, leave, start, invite, resign, a rematch."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.views.decorators.http import require_POST
+
+from games import services
+from games.views.common import (
+    answer_error,
+    bad_request,
+    posted_robots,
+)
+
+
+def _lobby_action(request: HttpRequest, game_id: int, fn, success: str | None = None):
+    try:
+        result = fn()
+    except services.GameError as exc:
+        return answer_error(request, exc, reverse("game", args=[game_id]))
+    if success:
+        messages.success(request, success)
+    return result
+
+
+@login_required
+@require_POST
+def join(request: HttpRequest, game_id: int) -> HttpResponse:
+    robots = posted_robots(request)
+    if robots is None:
+        return bad_request(request, "Robots are numbered 1 to 8.")
+    token = request.POST.get("token") or None
+    result = _lobby_action(
+        request,
+        game_id,
+        lambda: services.join_game(request.user, game_id, robots=robots, token=token),
+    )
+    if isinstance(result, HttpResponse) and token:
+        # Refused (full, started): back to the table by the link, or a private game is a 404.
+        return redirect(f"{reverse('game', args=[game_id])}?{urlencode({'token': token})}")
+    return result if isinstance(result, HttpResponse) else redirect("game", game_id)
+
+
+@login_required
+@require_POST
+def leave(request: HttpRequest, game_id: int) -> HttpResponse:
+    result = _lobby_action(
+        request, game_id, lambda: services.leave_game(request.user, game_id), "You left the game."
+    )
+    return result if isinstance(result, HttpResponse) else redirect("my_games")
+
+
+@login_required
+@require_POST
+def start(request: HttpRequest, game_id: int) -> HttpResponse:
+    result = _lobby_action(request, game_id, lambda: services.start_game(request.user, game_id))
+    return result if isinstance(result, HttpResponse) else redirect("game", game_id)
+
+
+@login_required
+@require_POST
+def invite(request: HttpRequest, game_id: int) -> HttpResponse:
+    who = request.POST.get("who", "")[:254]
+    result = _lobby_action(
+        request,
+        game_id,
+        lambda: services.invite(request.user, game_id, who),
+        f"Invitation sent to {who.strip()}.",
+    )
+    return result if isinstance(result, HttpResponse) else redirect("game", game_id)
+
+
+@login_required
+@require_POST
+def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Offer a rematch of a finished game, or accept the one offered: to the new table."""
+    result = _lobby_action(request, game_id, lambda: services.rematch(request.user, game_id))
+    return result if isinstance(result, HttpResponse) else redirect(result)
+
+
+@login_required
+@require_POST
+def resign(request: HttpRequest, game_id: int) -> HttpResponse:
+    result = _lobby_action(
+        request,
+        game_id,
+        lambda: services.resign(request.user, game_id),
+        "You resigned; a bot plays your seat from now on.",
+    )
+    return result if isinstance(result, HttpResponse) else redirect("game", game_id)
