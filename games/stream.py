@@ -2,10 +2,11 @@
 
 One async view per stream: `game_events` (a game page: its game's changes, and its player's
 "Your turn · N") and `my_events` (any other page of a logged-in user: the count). A stream is
-authorized exactly as the poll is (views.poll: the page's signed key, else the session) when
-it opens, at each event and at least every GEARTABLE_STREAM_RECHECK_SECONDS; once that no
-longer holds it ends. What it sends names only what changed (games/events.py); the page fetches
-its own fragment through the ordinary views. The way from commit to page: docs/live.md.
+authorized exactly as the poll is, by the same function (access.game_reader: the page's signed
+key, else the session) when it opens, at each event and at least every
+GEARTABLE_STREAM_RECHECK_SECONDS; once that no longer holds it ends. What it sends names only
+what changed (games/events.py); the page fetches its own fragment through the ordinary views.
+The way from commit to page: docs/live.md.
 
 The process holds one PostgreSQL connection that LISTENs (`_listen`, psycopg's async
 connection, started by the first stream) and fans each event out through events.HUB. Reads
@@ -29,8 +30,7 @@ from django.db import close_old_connections, connection
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 
 from accounts.models import User
-from games import events, live, rows
-from games.views import common
+from games import access, events, live
 
 log = logging.getLogger(__name__)
 
@@ -63,43 +63,25 @@ def _with_session(request: HttpRequest) -> None:
 
 
 def _game_viewer(request: HttpRequest, game_id: int) -> Viewer | None:
-    """The viewer if this request may see the game's changes, as views.poll decides: the
-    page's key while its grant holds (games/live.py), else the session (a seated player, or
-    anyone for a game open to them); None otherwise."""
-    key = request.GET.get("k")
-    grant = live.read(key, game_id) if key else None
-    if grant is not None:
-        try:
-            found, your_turn, _ = live.state(game_id, *grant)
-        except live.Revoked:  # fall back to the session, as the poll does
-            pass
-        else:
-            if found is None:
-                return None
-            version, _status, chat = found
-            return Viewer(grant[0], version, chat, your_turn)
+    """The viewer if this request may see the game's changes, as the poll decides (one
+    function for both: access.game_reader); None otherwise."""
     _with_session(request)
-    user_id = common.session_user_id(request)
-    row = rows.poll_row(game_id, user_id, request.GET.get("t", "-"))
-    if row is None:
+    reader = access.game_reader(request, game_id)
+    if reader is None:
         return None
-    version, _status, chat, open_to_all, seated, password, _seat, _watched, your_turn = row
-    logged_in = bool(password) and common.session_is_valid(request, password)
-    if not open_to_all and not (seated and logged_in):
-        return None
-    return Viewer(user_id if logged_in else 0, version, chat, your_turn if logged_in else None)
+    return Viewer(reader.user_id, reader.version, reader.chat, reader.your_turn)
 
 
 def _me(request: HttpRequest) -> int | None:
     """The count of games waiting for the session's user (active, same password), or None."""
     _with_session(request)
-    user_id = common.session_user_id(request)
+    user_id = access.session_user_id(request)
     if not user_id:
         return None
     password = (
         User.objects.filter(pk=user_id, is_active=True).values_list("password", flat=True).first()
     )
-    if not password or not common.session_is_valid(request, password):
+    if not password or not access.session_is_valid(request, password):
         return None
     return live.your_turn(user_id)
 
@@ -320,7 +302,7 @@ async def my_events(request: HttpRequest) -> HttpResponse:
         return _refusal(request, "Log in to follow your games.", 403)
     if not await LISTENER.wait_ready():
         return _refusal(request, "Live updates are not available now: the page checks.", 503)
-    return _stream(request, _my_stream(request, common.session_user_id(request)))
+    return _stream(request, _my_stream(request, access.session_user_id(request)))
 
 
 async def _my_stream(request: HttpRequest, user_id: int):

@@ -4,14 +4,14 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, load_backend
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, load_backend
 from django.contrib.auth.backends import ModelBackend
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.crypto import constant_time_compare
 
-from accounts.models import User
 from games import ratings, services
+from games.access import session_user_id
 from games.models import Game
 
 
@@ -56,28 +56,6 @@ def posted_robots(request: HttpRequest) -> list[int] | None:
     if not all(r.isascii() and r.isdigit() for r in raw_robots):
         return None
     return [int(r) for r in raw_robots]
-
-
-def session_user_id(request: HttpRequest) -> int:
-    """The logged-in user's id from the session, without loading the user row."""
-    try:
-        return int(request.session.get(SESSION_KEY, 0))
-    except (TypeError, ValueError):
-        return 0
-
-
-def session_is_valid(request: HttpRequest, password: str) -> bool:
-    """Is this session's auth hash the one of the user's current password, as get_user() checks
-    it: a session dropped elsewhere (password changed, e.g.) is dropped here too."""
-    if request.session.get(BACKEND_SESSION_KEY) not in settings.AUTHENTICATION_BACKENDS:
-        return False
-    given = request.session.get(HASH_SESSION_KEY)
-    if not given:
-        return False
-    user = User(pk=session_user_id(request), password=password)
-    return constant_time_compare(given, user.get_session_auth_hash()) or any(
-        constant_time_compare(given, fallback) for fallback in user.get_session_auth_fallback_hash()
-    )
 
 
 def _user_from_seats(request: HttpRequest, game: Game) -> None:

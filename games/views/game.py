@@ -15,15 +15,13 @@ from django_htmx.http import HttpResponseStopPolling
 
 from accounts.middleware import shows_no_time
 from accounts.models import User
-from games import engines, live, rows, services
+from games import access, engines, live, services
 from games.context_processors import your_turn_count
 from games.models import Game, Seat, Status, seat_names
 from games.pages import Table, page
 from games.views.chat import chat_messages
 from games.views.common import (
     ranking_and_places,
-    session_is_valid,
-    session_user_id,
     visible_game,
 )
 
@@ -193,60 +191,30 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
         seen_chat = int(request.GET["c"]) if "c" in request.GET else None
     except ValueError:
         return HttpResponse("v and c must be the numbers the page shows", status=400)
-    key = request.GET.get("k")
-    viewer = live.read(key, game_id) if key else None
-    if viewer is not None:  # the page's signed key: no session, and the state from the cache
-        try:
-            return _poll_by_key(request, game_id, seen, seen_chat, *viewer)
-        except live.Revoked:  # its user left the seat, changed password, was deactivated
-            pass
-    user_id = session_user_id(request)
-    row = rows.poll_row(game_id, user_id, request.GET.get("t", "-"))
-    if row is None:
-        raise Http404("There is no such game.")
-    version, status, chat_seq, open_to_all, seated, password, my_seat, watched, your_turn = row
-    logged_in = bool(password) and session_is_valid(request, password)
-    if not open_to_all and not (seated and logged_in):
+    # Who may read the game: the page's signed key (no session, the state from the cache), else
+    # the session; the same answer as the event stream's (games/access.py).
+    reader = access.game_reader(request, game_id)
+    if reader is None:
         raise Http404("There is no such game.")
     # A player with the page in view is watching: no "your turn" e-mail (a hidden tab says h=1).
-    if my_seat and logged_in and status == Status.ACTIVE and request.GET.get("h") != "1":
-        services.note_watching(my_seat, watched)
-    response = _poll_answer(version, status, chat_seq, seen, seen_chat)
-    if logged_in:
-        response[YOUR_TURN_HEADER] = str(your_turn)  # the nav's "Your turn · N", kept live
-    if key is not None:  # a page that checks by key: a fresh one, for what the session allows
-        viewer = User(pk=user_id, password=password) if logged_in else None
-        response[live.FRESH_KEY_HEADER] = live.issue(game_id, viewer, my_seat)
-    return response
-
-
-def _poll_by_key(
-    request: HttpRequest,
-    game_id: int,
-    seen: int,
-    seen_chat: int | None,
-    user_id: int,
-    seat: int,
-    tag: str,
-) -> HttpResponse:
-    """The check of a page that carries its poll key (games/live.py): the key says who may see
-    the game, the cache says its version and that the key's grant still holds (else
-    live.Revoked); the database only when the cache has forgotten."""
-    found, your_turn, watch_fresh = live.state(game_id, user_id, seat, tag)
-    if found is None:
-        raise Http404("There is no such game.")
-    version, status, chat_seq = found
-    if (
-        seat
-        and not watch_fresh
-        and status == Status.ACTIVE
-        and request.GET.get("h") != "1"
-        and live.watching_due(seat, int(services.WATCH_WRITE_EVERY.total_seconds()))
-    ):
-        services.note_watching(seat, None)
-    response = _poll_answer(version, status, chat_seq, seen, seen_chat)
-    if user_id:
-        response[YOUR_TURN_HEADER] = str(your_turn)
+    in_view = reader.status == Status.ACTIVE and request.GET.get("h") != "1"
+    if reader.by_key:
+        if (
+            reader.seat
+            and not reader.watch_fresh
+            and in_view
+            and live.watching_due(reader.seat, int(services.WATCH_WRITE_EVERY.total_seconds()))
+        ):
+            services.note_watching(reader.seat, None)
+    elif reader.seat and reader.user_id and in_view:
+        services.note_watching(reader.seat, reader.watched)
+    response = _poll_answer(reader.version, reader.status, reader.chat, seen, seen_chat)
+    if reader.user_id:
+        response[YOUR_TURN_HEADER] = str(reader.your_turn)  # the nav's "Your turn · N", kept live
+    if not reader.by_key and "k" in request.GET:
+        # A page that checks by key: a fresh one, for what the session allows.
+        viewer = User(pk=reader.user_id, password=reader.password) if reader.user_id else None
+        response[live.FRESH_KEY_HEADER] = live.issue(game_id, viewer, reader.seat)
     return response
 
 
