@@ -1,6 +1,6 @@
 """The refusals of the write path: a sentence for a person and the HTTP status that fits it.
 Services, the per-game pages and the views share them (views turn one into its answer with
-games.views.answer_error)."""
+games.views.common.answer_error)."""
 
 from __future__ import annotations
 

@@ -1,8 +1,8 @@
 """The live-update check's fast path: a signed key per page, and what changes kept in the cache.
 
-Every open game page asks every 2 s whether its game changed (`views.poll`). That check is the
-most frequent request of the site, so it is answered without the session machinery and, where
-the cache is shared by every process (Redis: `CACHE_URL`), without the database:
+Every open game page asks every 2 s whether its game changed (`poll`, games/views/game.py). That
+check is the most frequent request of the site, so it is answered without the session machinery
+and, where the cache is shared by every process (Redis: `CACHE_URL`), without the database:
 
 - **The poll key.** The page carries a key signed with SECRET_KEY (`issue`): the game, the
   viewer's user id (0 for a visitor), the seat whose "watching" mark the check keeps fresh, and
@@ -50,8 +50,8 @@ log = logging.getLogger(__name__)
 
 KEY_SALT = "geartable.poll"
 # Seconds a key answers: a page open longer checks once through its session, which hands it a
-# fresh key (views.poll). Short, so that what the grant cannot see (a link that no longer opens
-# the game, say) is honoured within minutes.
+# fresh key (the poll, games/views/game.py). Short, so that what the grant cannot see (a link that
+# no longer opens the game, say) is honoured within minutes.
 KEY_MAX_AGE = 10 * 60
 FRESH_KEY_HEADER = "X-Poll-Key"
 
@@ -271,12 +271,13 @@ def forget_game(game_id: int) -> None:
         )
 
 
-LOBBY_KEY = "lobby:lists"  # the lobby's lists, the same for all (games.views._lobby_lists)
+LOBBY_KEY = "lobby:lists"  # the lobby's lists, the same for all (games.views.lobby._lobby_lists)
 
 
 def forget_lobby() -> None:
     """A public table opened, filled, started or ended: the lobby's lists go now (a lobby drawn
-    meanwhile from the old rows is short-lived: views.LOBBY_SECONDS) and again at the commit."""
+    meanwhile from the old rows is short-lived: views.lobby.LOBBY_SECONDS) and again at the
+    commit."""
     events.lobby_changed()
     try:  # a change (a worker's resolution, say) never waits on, or fails with, the cache
         cache.delete(LOBBY_KEY)
