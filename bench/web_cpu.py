@@ -4,6 +4,8 @@ driver; not PostgreSQL's own work). Steady where a load test on a shared 2-core 
 not, so it is the figure to compare before and after a change (issue 16).
 
 Run: make bench-cpu   (= .venv/bin/python bench/web_cpu.py [--requests N] [--repeats R])
+Profile one endpoint instead: bench/web_cpu.py --profile geared_move [--sort tottime]
+(cProfile over --requests GETs or --posts POSTs after the warm-up; prints pstats' top lines).
 
 Seeds its own database `geartable_cpu` (dropped and created) with bench/web_seed.py: 60 users
 with sessions, 60 Geared 2-player and 60 Out of Gears 3-player games in play after random
@@ -15,8 +17,10 @@ table: median CPU ms per request and its ratio to /healthz/ (what a request cost
 from __future__ import annotations
 
 import argparse
+import cProfile
 import json
 import os
+import pstats
 import random
 import re
 import statistics
@@ -135,9 +139,11 @@ def time_gets(plan: list[tuple[object, str]], n: int, expect: int) -> float:
     return 1000 * (time.process_time() - start) / n
 
 
-def time_posts(kind: str, world: dict, n: int, rng: random.Random) -> float:
+def time_posts(
+    kind: str, world: dict, n: int, rng: random.Random, profiler: cProfile.Profile | None = None
+) -> float:
     """CPU ms per move/program POST as htmx sends it; the action is chosen (with the engine,
-    from the stored state) outside the timed part."""
+    from the stored state) outside the timed (and profiled) part."""
     from games import engines, services
     from games.models import Game
 
@@ -160,9 +166,13 @@ def time_posts(kind: str, world: dict, n: int, rng: random.Random) -> float:
         action = rng.choice(eng.legal_actions(game.state, seat))
         client = clients.setdefault(cookies[seat], client_for(cookies[seat]))
         data = {"action": json.dumps(action), "version": str(game.version)}
+        if profiler is not None:
+            profiler.enable()
         start = time.process_time()
         response = client.post(f"/games/{gid}/move/", data, HTTP_HX_REQUEST="true")
         total += time.process_time() - start
+        if profiler is not None:
+            profiler.disable()
         if response.status_code != 200:
             raise RuntimeError(f"POST move answered {response.status_code}")
         done += 1
@@ -192,12 +202,39 @@ def measure(world: dict, args) -> dict[str, list[float]]:
     results: dict[str, list[float]] = {name: [] for name in [*plans, "geared_move", "oog_program"]}
     for plan, expect in plans.values():
         time_gets(plan, min(args.requests, 50), expect)  # warm-up: caches, connections
+    if args.profile:
+        profile(args, plans, world, rng)
+        return {}
     for _ in range(args.repeats):
         for name, (plan, expect) in plans.items():
             results[name].append(time_gets(plan, args.requests, expect))
         results["geared_move"].append(time_posts("geared", world, args.posts, rng))
         results["oog_program"].append(time_posts("outofgears", world, args.posts, rng))
     return results
+
+
+def profile(args, plans: dict, world: dict, rng: random.Random) -> None:
+    """cProfile over one endpoint's requests (after the warm-up): pstats' top lines, and the
+    Python calls per request (a figure that, unlike CPU time, does not move with the load)."""
+    name = args.profile
+    posts = {"geared_move": "geared", "oog_program": "outofgears"}
+    if name in posts:
+        time_posts(posts[name], world, 5, rng)  # warm-up of the POST path
+    profiler = cProfile.Profile()
+    if name in posts:
+        n = args.posts
+        time_posts(posts[name], world, n, rng, profiler)
+    else:
+        n = args.requests
+        plan, expect = plans[name]
+        profiler.enable()
+        time_gets(plan, n, expect)
+        profiler.disable()
+    if args.dump:
+        profiler.dump_stats(args.dump)
+    stats = pstats.Stats(profiler)
+    print(f"{LABELS[name]}: {n} requests, {stats.total_calls / n:,.0f} Python calls per request")
+    stats.sort_stats(args.sort).print_stats(args.lines)
 
 
 def report(results: dict[str, list[float]]) -> str:
@@ -217,6 +254,10 @@ def main() -> int:
     parser.add_argument("--requests", type=int, default=300, help="GETs per endpoint per repeat")
     parser.add_argument("--posts", type=int, default=60, help="POSTs per kind per repeat")
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--profile", choices=LABELS, help="profile this endpoint instead")
+    parser.add_argument("--sort", default="cumulative", help="pstats sort key (--profile)")
+    parser.add_argument("--lines", type=int, default=40, help="pstats lines (--profile)")
+    parser.add_argument("--dump", help="also save the profile to this file (--profile)")
     args = parser.parse_args()
     print(f"creating and seeding {DB_NAME}…", file=sys.stderr)
     create_database()
@@ -234,7 +275,8 @@ def main() -> int:
         results = measure(world, args)
     finally:
         redis.Redis.from_url(ENV["CELERY_BROKER_URL"]).flushdb()
-    print(report(results))
+    if results:
+        print(report(results))
     return 0
 
 

@@ -26,6 +26,7 @@ from games.geared.cards import (
     IS_PART,
     IS_WILD,
     LEVEL,
+    LEVELS,
     PART,
     PART_NAMES,
     TYPE_BIT,
@@ -111,6 +112,22 @@ KEY1 = tuple(TYPE_BIT[c] | LEVEL[c] << 4 if IS_PART[c] else 0 for c in range(DEC
 def part_key(c: int, level: int) -> int:
     """The key of part `c` at `level` (a printed part's own level; a wild's declared one)."""
     return PKEY[c] + 3 * (level - 1) if c >= FIRST_WILD else PKEY[c]
+
+
+# A wild's part key at each level it may be declared at (and NO_PART while it is in no build).
+_WILD_KEYS = tuple(
+    {None: NO_PART, **{lv: part_key(c, lv) for lv in LEVELS}} for c in range(FIRST_WILD, DECK_SIZE)
+)
+_PRINTED_KEYS = PKEY[:FIRST_WILD]
+
+
+def placed_keys(wl: list) -> tuple[int, ...]:
+    """Each card's part key as the table shows it, indexed by card id: a printed part's own,
+    a wild's at the level declared for it (`wl`: state["wild_levels"]; NO_PART for a wild in
+    no build, and for an Action card): `part_key` for every card at once."""
+    w0, w1, w2 = wl
+    k0, k1, k2 = _WILD_KEYS
+    return _PRINTED_KEYS + (k0[w0], k1[w1], k2[w2])
 
 
 def key_parts(key: int) -> tuple[int, int, bool]:

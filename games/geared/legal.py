@@ -33,7 +33,17 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from itertools import product
 
-from games.geared.builds import ALONE, BESIDE, BESIDE_TYPES, FITS, KEY1, MIXED, PKEY, build_key
+from games.geared.builds import (
+    ALONE,
+    BESIDE,
+    BESIDE_TYPES,
+    FITS,
+    KEY1,
+    MIXED,
+    PKEY,
+    build_key,
+    placed_keys,
+)
 from games.geared.cards import (
     ACTION,
     DECK_SIZE,
@@ -723,7 +733,7 @@ class _Mine:
     __slots__ = ("cards", "rows", "keys", "leaves", "arrives", "by_type", "types", "theirs")
 
     def __init__(self, state: dict, seat: str):
-        wl = state["wild_levels"]
+        placed = placed_keys(state["wild_levels"])
         cards: list[int] = []
         rows: list[int] = []  # the row of the part beside each (ALONE's if none)
         keys: list[int] = []  # each one's part key
@@ -734,11 +744,10 @@ class _Mine:
             for c in group:
                 bit = 1 << len(cards)
                 cards.append(c)
-                k = PKEY[c] if c < FIRST_WILD else PKEY[c] + 3 * wl[c - FIRST_WILD] - 3
-                keys.append(k)
+                keys.append(placed[c])
                 if len(group) == 2:
                     o = group[1] if c == group[0] else group[0]
-                    row = PKEY[o] if o < FIRST_WILD else PKEY[o] + 3 * wl[o - FIRST_WILD] - 3
+                    row = placed[o]
                 else:
                     row = ALONE
                 rows.append(row * 30)
@@ -798,7 +807,7 @@ class _Mine:
 def _their_parts(state: dict, seat: str):
     """(card, its key, the row of the part beside it or ALONE's) for each opponent's part, in
     listing order."""
-    wl = state["wild_levels"]
+    placed = placed_keys(state["wild_levels"])
     builds = state["builds"]
     alone = ALONE * 30
     for owner in state["seats"]:
@@ -808,26 +817,21 @@ def _their_parts(state: dict, seat: str):
             cards = b["cards"]
             if len(cards) == 2:
                 c0, c1 = cards
-                k0 = PKEY[c0] if c0 < FIRST_WILD else PKEY[c0] + 3 * wl[c0 - FIRST_WILD] - 3
-                k1 = PKEY[c1] if c1 < FIRST_WILD else PKEY[c1] + 3 * wl[c1 - FIRST_WILD] - 3
+                k0, k1 = placed[c0], placed[c1]
                 yield c0, k0, k1 * 30
                 yield c1, k1, k0 * 30
             else:
                 for c in cards:
-                    yield (
-                        c,
-                        PKEY[c] if c < FIRST_WILD else PKEY[c] + 3 * wl[c - FIRST_WILD] - 3,
-                        alone,
-                    )
+                    yield c, placed[c], alone
 
 
 def _count_swaps(state: dict, seat: str, wc: int, n: int, ends: list, segs: list) -> int:
     mine = _Mine(state, seat)
-    wl = state["wild_levels"]
     builds = state["builds"]
     by_type = mine.by_type
     k = 0
     if by_type is not None:  # what their part may replace depends only on its type
+        placed = placed_keys(state["wild_levels"])
         alone = [m.bit_count() for m in by_type]
         types = mine.types
         mask = mine.mask
@@ -838,8 +842,7 @@ def _count_swaps(state: dict, seat: str, wc: int, n: int, ends: list, segs: list
                 cards = b["cards"]
                 if len(cards) == 2:
                     c0, c1 = cards
-                    x0 = PKEY[c0] if c0 < FIRST_WILD else PKEY[c0] + 3 * wl[c0 - FIRST_WILD] - 3
-                    x1 = PKEY[c1] if c1 < FIRST_WILD else PKEY[c1] + 3 * wl[c1 - FIRST_WILD] - 3
+                    x0, x1 = placed[c0], placed[c1]
                     b0, b1 = BESIDE_TYPES[x0], BESIDE_TYPES[x1]
                     if b0 >= 0 and b1 >= 0:
                         k += (by_type[PART[c0]] & types[b1]).bit_count()

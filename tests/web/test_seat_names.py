@@ -5,11 +5,12 @@ player's seat over says whose ("Greedy bot (for fay)")."""
 from __future__ import annotations
 
 import pytest
+from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 
 from games import notifications, services
-from games.models import BotKind, Game, Notification, Seat, Status, seat_names
+from games.models import SEAT_ORDER, BotKind, Game, Notification, Seat, Status, seat_names
 from games.outofgears.common import robot_name
 from tests.support.games import client_for, start_geared, start_oog
 from tests.support.users import make_user
@@ -124,3 +125,23 @@ def test_outofgears_fays_robot_is_named_after_the_seat_on_the_page_log_and_mail(
         for line in shown.splitlines():
             if f"{colour} (" in line:
                 assert f"{colour} ({REPLACED})" in line
+
+
+def test_a_games_seats_come_in_the_databases_seat_order_open_or_started(alice, bob, carol):
+    """The seats of one game are sorted in Python (models.in_seat_order), not by an ORDER BY:
+    the order is the one the database gives for SEAT_ORDER, seats without a position (a table
+    still open) last and by id, in every read of one game."""
+    open_table = services.create_game(alice, services.NewGame(kind="geared", seat_count=4))
+    for user in (carol, bob):
+        services.join_game(user, open_table.pk, token=open_table.join_token)
+    started = start_geared([alice, bob, carol])
+    Seat.objects.filter(game=started, position=1).update(position=None)  # a hole: NULLs last
+    for game in (open_table, started):
+        expected = list(
+            Seat.objects.filter(game=game).order_by(*SEAT_ORDER).values_list("pk", flat=True)
+        )
+        assert [s.pk for s in Game.objects.with_table(game.pk).table] == expected
+        assert [s.pk for s in Game.objects.get(pk=game.pk).table] == expected
+        with transaction.atomic():
+            locked = Game.objects.locked(game.pk, with_seats=True)
+            assert [s.pk for s in locked.table] == expected

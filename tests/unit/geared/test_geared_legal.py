@@ -19,9 +19,12 @@ from games.geared.builds import (
     ALONE,
     BESIDE,
     BESIDE_TYPES,
+    NO_PART,
     arrival_level,
     entries_key,
     fits,
+    part_key,
+    placed_keys,
     placement_error,
 )
 from games.geared.cards import DECK_SIZE, FIRST_WILD, IS_PART, IS_WILD, LEVEL, PART
@@ -247,3 +250,21 @@ def test_the_sequence_reads_as_a_list():
     with pytest.raises(TypeError):
         hash(legal)
     assert engine.legal_actions(state, str(int(seat) % 4 + 1)) == []  # not that seat's turn
+
+
+@pytest.mark.parametrize("levels", list(itertools.product([None, 1, 2, 3, 4, 5], repeat=3)))
+def test_placed_keys_is_part_key_for_every_card(levels):
+    """G12: the move generator's one table of the keys on the table (a wild's at its declared
+    level) says what part_key says, card by card; a wild in no build and an Action card have
+    no part key."""
+    wl = list(levels)
+    keys = placed_keys(wl)
+    assert len(keys) == DECK_SIZE
+    for c in range(DECK_SIZE):
+        if not IS_PART[c]:
+            assert keys[c] == NO_PART
+        elif IS_WILD[c]:
+            lv = wl[c - FIRST_WILD]
+            assert keys[c] == (NO_PART if lv is None else part_key(c, lv))
+        else:
+            assert keys[c] == part_key(c, LEVEL[c])
