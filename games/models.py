@@ -206,6 +206,16 @@ class Game(models.Model):
     def get_absolute_url(self) -> str:
         return reverse("game", args=[self.pk])
 
+    def shown_changed(self) -> None:
+        """Something the game's page shows changed without a move (a deadline extended or
+        paused, a time limit, a rematch offered or accepted): the version moves on, so every
+        open page fetches itself again (its stream's event, or its poll: docs/live.md). Call it
+        with the game's row locked, in the change's transaction. An Out of Gears program in
+        progress stays good (only a new turn makes it stale: `turn_version`); a Geared page is
+        stale, as on any change, and a move sent from it shows the game as it is now."""
+        self.version += 1
+        self.save(update_fields=["version", "updated"])
+
     @classmethod
     def from_db(cls, db, field_names, values, **kwargs):
         game = super().from_db(db, field_names, values, **kwargs)

@@ -149,6 +149,7 @@ def extend_deadline(moderator: User, game_id: int, hours: int, reason: str) -> G
         old = game.deadline
         game.deadline = max(game.deadline, timezone.now()) + timedelta(hours=hours)
         game.save(update_fields=["deadline", "updated"])
+        game.shown_changed()  # "due in …" on every open page
         _record(
             moderator,
             "extend deadline",
@@ -196,6 +197,7 @@ def set_time_limit(moderator: User, game_id: int, turn_seconds: int, reason: str
         game.turn_seconds = turn_seconds
         game.deadline = timezone.now() + timedelta(seconds=turn_seconds)
         game.save(update_fields=["turn_seconds", "deadline", "updated"])
+        game.shown_changed()
         _record(
             moderator,
             "set time limit",
@@ -237,6 +239,7 @@ def set_exempt(moderator: User, game_id: int, exempt: bool, reason: str) -> Game
                 game.deadline = latest
                 fields.append("deadline")
         game.save(update_fields=fields)
+        game.shown_changed()  # a pause shown or no longer shown
         _record(
             moderator,
             "exempt from vacations" if exempt else "end vacation exemption",

@@ -431,6 +431,7 @@ def rematch(user: User, game_id: int) -> Game:
             raise Conflict("A rematch follows a finished game.")
         offered = rematch_of(old)
         if offered is not None:
+            old.shown_changed()  # the end screen's offer, now accepted by one more
             return _accept_rematch(user, offered, mine.robots)
         spec = NewGame(
             kind=old.kind,
@@ -444,6 +445,7 @@ def rematch(user: User, game_id: int) -> Game:
         game = create_game(user, spec)
         game.rematch_of = old
         game.save(update_fields=["rematch_of", "updated"])
+        old.shown_changed()  # every open end screen shows the offer
         others = [s for s in seats if s.user_id and s.user_id != user.pk and not s.bot]
         if others:
             _check_rematch_offer(user)

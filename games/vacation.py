@@ -116,6 +116,7 @@ def take(user: User, until: date, now: datetime | None = None):
         if old_back is not None and stretch.ends != old_back:
             _retime(user, old_back, stretch.ends, now)
             _release_mail(user, stretch.ends, now)
+        _show_pause(user)
     return stretch
 
 
@@ -128,7 +129,25 @@ def come_back(user: User, now: datetime | None = None):
         stretch = allowance.end(user, now)
         _retime(user, old_back or stretch.ends, now, now)
         _release_mail(user, now, now)
+        _show_pause(user)
     return stretch
+
+
+def _show_pause(user: User) -> None:
+    """The games waiting for the player say so ("paused: X is away until …", or "due in …"
+    again): each one's open pages learn of it at the commit (Game.shown_changed), each game
+    under its row lock, in the order of their ids."""
+    game_ids = (
+        Seat.objects.filter(
+            user=user, to_act=True, game__status=Status.ACTIVE, game__vacation_exempt=False
+        )
+        .order_by("game_id")
+        .values_list("game_id", flat=True)
+    )
+    for game_id in list(game_ids):
+        game = Game.objects.locked(game_id)
+        if game is not None and game.status == Status.ACTIVE:
+            game.shown_changed()
 
 
 # --- e-mails ------------------------------------------------------------------------------------

@@ -6,6 +6,7 @@ from django.template.loader import get_template
 from django.utils.safestring import mark_safe
 
 from games import links
+from games.models import ModerationAction, Status
 from games.pages import geared_html
 
 register = template.Library()
@@ -16,6 +17,22 @@ def cached_url(name: str, *args) -> str:
     """`{% cached_url 'game_log' game.pk %}`: `{% url %}`, for a route of ours whose arguments
     are ids (or none), reversed once per process (games/links.py)."""
     return links.url(name, *args)
+
+
+@register.simple_tag
+def abort_note(game) -> dict | None:
+    """`{% abort_note game as aborted %}`: for a game a moderator aborted, why (the reason
+    given in the moderation log, which the players are told in the abort e-mail too); else
+    None. One query, only on an aborted game's page."""
+    if game.status != Status.ABORTED:
+        return None
+    reason = (
+        ModerationAction.objects.filter(game_id=game.pk, action="abort game")
+        .order_by("-pk")
+        .values_list("reason", flat=True)
+        .first()
+    )
+    return {"reason": (reason or "").strip()}
 
 
 @register.simple_tag

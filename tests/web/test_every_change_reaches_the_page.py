@@ -1,0 +1,137 @@
+"""Issue 25.2: every change reaches an open page without a reload. A page learns of a change by
+its stream's event or by its poll, both of which compare the version the page holds
+(docs/live.md): each write path below moves the game's version in its transaction, and the
+page then drawn says the new truth. Each test would fail on the code before 25.2 (the version
+stayed, or the page said the old thing)."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+import pytest
+from django.urls import reverse
+from django.utils import timezone
+
+from games import moderation, services, vacation
+from games.models import Game, Status
+from tests.support.games import client_for, start_geared, start_oog
+from tests.support.users import make_user
+from tests.web.helpers import advance, seat_to_act, text
+
+pytestmark = pytest.mark.django_db
+
+DAY = 86400
+
+
+@pytest.fixture
+def moderator(django_user_model):
+    return make_user(django_user_model, "mod", is_staff=True, is_superuser=True)
+
+
+def changed(client, game: Game, seen: int) -> bool:
+    """What the page's poll (and, with the same version, its stream) says to a page at `seen`."""
+    response = client.get(reverse("game_poll", args=[game.pk]), {"v": seen})
+    return response.status_code == 200 and "game" in response["X-Refresh"]
+
+
+def fragment(client, game: Game) -> str:
+    response = client.get(reverse("game_fragment", args=[game.pk]))
+    assert response.status_code == 200
+    return " ".join(text(response).split())
+
+
+def timed(game: Game) -> Game:
+    Game.objects.filter(pk=game.pk).update(
+        turn_seconds=DAY, deadline=timezone.now() + timedelta(days=1)
+    )
+    game.refresh_from_db()
+    return game
+
+
+@pytest.mark.parametrize("start", [start_geared, start_oog], ids=["geared", "outofgears"])
+def test_a_moderators_abort_says_so_and_why_and_no_form_is_left(start, alice, bob, moderator):
+    game = start([alice, bob])
+    client = client_for(alice)
+    seen = game.version
+    moderation.abort_game(moderator, game.pk, "Both players asked for it in a report.")
+    assert changed(client, game, seen)
+    page = fragment(client, game)
+    assert "A moderator aborted this game." in page
+    assert "Both players asked for it in a report." in page
+    assert "program your robot" not in page and "Your turn" not in page
+    assert 'name="version"' not in page, "no move form on an aborted game"
+    # A reload says the same (the whole page, not only the fragment).
+    whole = " ".join(text(client.get(game.get_absolute_url())).split())
+    assert "A moderator aborted this game." in whole
+
+
+def test_a_deadline_extended_by_a_moderator_reaches_the_page(alice, bob, moderator):
+    game = timed(start_geared([alice, bob], target=1000))
+    client = client_for(alice)
+    seen = game.version
+    moderation.extend_deadline(moderator, game.pk, 48, "Power cut.")
+    assert changed(client, game, seen)
+    assert "due 2" in fragment(client, game)  # "due 2 days, 23 hours"
+
+
+def test_a_time_limit_set_by_a_moderator_reaches_the_page(alice, bob, moderator):
+    game = start_geared([alice, bob], target=1000)
+    client = client_for(alice)
+    seen = game.version
+    assert "· due" not in fragment(client, game)
+    moderation.set_time_limit(moderator, game.pk, DAY, "Stalled.")
+    assert changed(client, game, seen)
+    assert "· due" in fragment(client, game)
+
+
+def test_a_vacation_on_and_off_reaches_the_others_pages(alice, bob, carol):
+    game = timed(start_geared([alice, bob, carol], target=1000))
+    absent = seat_to_act(game).user
+    other = client_for(next(u for u in (alice, bob, carol) if u != absent))
+    seen = game.version
+    vacation.take(absent, timezone.localdate() + timedelta(days=5))
+    assert changed(other, game, seen)
+    page = fragment(other, game)
+    assert f"paused: {absent.name} is away until" in page and "· due" not in page
+    game.refresh_from_db()
+    seen = game.version
+    absent.refresh_from_db()
+    vacation.come_back(absent)
+    assert changed(other, game, seen)
+    page = fragment(other, game)
+    assert "paused" not in page and "· due" in page
+
+
+def test_a_vacation_keeps_an_out_of_gears_program_in_progress_good(alice, bob):
+    """The version moves on, but a program is stale only on a new turn (turn_version)."""
+    game = timed(start_oog([alice, bob]))
+    seen = game.version
+    vacation.take(alice, timezone.localdate() + timedelta(days=5))
+    game.refresh_from_db()
+    assert game.version > seen and game.turn_version <= seen
+
+
+def test_a_rematch_offer_and_its_acceptance_reach_the_end_screens(alice, bob):
+    game = advance(start_geared([alice, bob], target=300), 900)
+    assert game.status == Status.FINISHED
+    at_alice, at_bob = client_for(alice), client_for(bob)
+    seen = game.version
+    services.rematch(alice, game.pk)
+    assert changed(at_bob, game, seen)
+    assert "offers a rematch" in fragment(at_bob, game)
+    game.refresh_from_db()
+    seen = game.version
+    services.rematch(bob, game.pk)
+    assert changed(at_alice, game, seen)
+    assert "Everyone accepted: the rematch has begun." in fragment(at_alice, game)
+
+
+def test_a_seat_given_to_a_bot_reaches_the_page(alice, bob, carol, moderator):
+    game = start_geared([alice, bob, carol], target=1000)
+    seat = game.seats.get(user=carol)
+    client = client_for(alice)
+    seen = game.version
+    moderation.replace_seat(moderator, seat.pk, "Gone for good.")
+    assert changed(client, game, seen)
+    assert re.search(r"\bbot\b", fragment(client, game), re.I)
