@@ -15,6 +15,7 @@ class ProfileForm(forms.ModelForm):
             "notify_reminder",
             "notify_invitation",
             "only_known_inviters",
+            "turn_sound",
         ]
 
     def clean_display_name(self):

@@ -54,6 +54,12 @@ class User(AbstractUser):
         help_text="Anyone else is told that you take invitations only from people you have "
         "played with, and an invitation to your address from them sends no e-mail.",
     )
+    turn_sound = models.BooleanField(
+        "Play a sound when a game starts waiting for me",
+        default=False,
+        help_text="A short chime in an open tab of the site, when it becomes your turn (never "
+        "when a page opens).",
+    )
 
     mail_key = models.CharField(
         max_length=24,

@@ -254,7 +254,11 @@
   document.addEventListener("htmx:afterSwap", function () { syncActionCards(document); });
 
   // The navigation's "Your turn · N": the count comes with the live-update check and with every
-  // htmx answer (the X-Your-Turn header), so it changes without a reload.
+  // htmx answer (the X-Your-Turn header), and with the stream's "turns" events, so it changes
+  // without a reload. The tab says it too (issue 25.3): "(N) Your turn — " before the page's
+  // title and a badge drawn on the favicon; and, if the player chose it in their profile
+  // (data-sound-url), a chime when the count grows, never when a page opens.
+  let shownTurns = null;  // the count the tab shows; null until the page's own is read
   function showYourTurn(count) {
     if (count === null || count === undefined || count === "") return;
     const badge = document.getElementById("nav-your-turn");
@@ -263,6 +267,62 @@
     if (isNaN(n)) return;
     badge.textContent = "Your turn \u00b7 " + n;
     badge.hidden = n === 0;
+    const before = shownTurns;
+    if (before === n) return;
+    shownTurns = n;
+    tellTheTab(n);
+    if (before !== null && n > before) chime(badge);
+  }
+
+  const plainTitle = document.title;
+  function tellTheTab(n) {
+    document.title = n > 0 ? "(" + n + ") Your turn \u2014 " + plainTitle : plainTitle;
+    const link = document.querySelector('link[rel="icon"]');
+    if (!link) return;
+    if (!link.dataset.plainHref) {
+      link.dataset.plainHref = link.getAttribute("href");
+      link.dataset.plainType = link.getAttribute("type") || "";
+    }
+    if (n <= 0) {
+      link.setAttribute("type", link.dataset.plainType);
+      link.setAttribute("href", link.dataset.plainHref);
+      delete link.dataset.badge;
+      return;
+    }
+    // The site's icon with a red dot and the count, drawn on a canvas: a data: URL, which the
+    // Content-Security-Policy's img-src allows (no script is inlined).
+    const icon = new Image();
+    icon.onload = function () {
+      if (shownTurns !== n) return;  // a newer count is being drawn
+      const canvas = document.createElement("canvas");
+      canvas.width = canvas.height = 32;
+      const ctx = canvas.getContext("2d");
+      ctx.drawImage(icon, 0, 0, 32, 32);
+      ctx.beginPath();
+      ctx.arc(22, 10, 10, 0, 2 * Math.PI);
+      ctx.fillStyle = "#d1242f";
+      ctx.fill();
+      ctx.fillStyle = "#ffffff";
+      ctx.font = "bold 14px sans-serif";
+      ctx.textAlign = "center";
+      ctx.textBaseline = "middle";
+      ctx.fillText(n > 9 ? "9+" : String(n), 22, 11);
+      link.setAttribute("type", "image/png");
+      link.setAttribute("href", canvas.toDataURL("image/png"));
+      link.dataset.badge = String(n);
+    };
+    icon.src = link.dataset.plainHref;
+  }
+
+  function chime(badge) {
+    const url = badge.dataset.soundUrl;
+    if (!url) return;
+    badge.dataset.chimes = String(Number(badge.dataset.chimes || 0) + 1);
+    try {
+      const played = new Audio(url).play();
+      // A browser may refuse sound before the player has touched the page: that is all.
+      if (played && played.catch) played.catch(function () {});
+    } catch (e) { /* no audio here */ }
   }
   document.addEventListener("htmx:afterRequest", function (event) {
     const xhr = event.detail.xhr;
@@ -308,6 +368,11 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     syncActionCards(document);
+    const frame = document.getElementById("nav-your-turn");
+    if (frame) {  // the count the page was drawn with: shown in the tab, no chime
+      const drawn = frame.hidden ? "0" : (frame.textContent.match(/\d+/) || ["0"])[0];
+      showYourTurn(drawn);
+    }
     const live = document.getElementById("live");
     if (live) startLive(live);
     const badge = document.getElementById("nav-your-turn");
