@@ -287,8 +287,9 @@ def forget_lobby() -> None:
 
 
 def forget_turns(user_ids: Iterable[int | None]) -> None:
-    """Whose turn it is changed in games of these users: their counts go once this commits,
-    and their pages' streams hear of it then (games/events.py)."""
+    """Whose turn it is changed in games of these users, or their games did (a table joined or
+    left, a game aborted): their counts go once this commits, and their pages' streams hear of
+    it then (games/events.py; My games redraws its lists)."""
     user_ids = set(user_ids)
     events.turns_changed(user_ids)
     if not enabled():

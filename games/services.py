@@ -175,6 +175,7 @@ def join_game(user: User, game_id: int, *, robots=(), token: str | None = None) 
         Seat.objects.create(game=game, user=user, robots=_check_robots(game, robots, taken))
         game.invitations.filter(user=user, accepted__isnull=True).update(accepted=timezone.now())
         _touch(game)
+        live.forget_turns([*(s.user_id for s in seats), user.pk])  # their My games' lists
     return game
 
 
@@ -205,6 +206,7 @@ def leave_game(user: User, game_id: int) -> None:
         else:
             seat.delete()
         _touch(game)
+        live.forget_turns([*game.seats.values_list("user_id", flat=True), user.pk])
 
 
 def invite(inviter: User, game_id: int, who: str) -> Invitation:

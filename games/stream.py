@@ -306,20 +306,27 @@ async def my_events(request: HttpRequest) -> HttpResponse:
 
 
 async def _my_stream(request: HttpRequest, user_id: int):
-    names = [f"user:{user_id}"]
+    # The lobby's page also hears that its lists changed (`?lobby=1`; they are public).
+    names = [f"user:{user_id}", *(["lobby"] if request.GET.get("lobby") else [])]
     queue = events.HUB.subscribe(*names)
     try:
         yield f"retry: {random.randint(*RETRY_MS)}\n\n"
         count = await me(request)
         checked = asyncio.get_running_loop().time()
         sent = None
+        event = None
         while True:
             if count is None:
                 yield _frame({"kind": "revoked"}, event="revoked")
                 return
-            if count != sent:
+            kind = event and event.get("kind")
+            # Every event of the user's games goes on (My games redraws its lists: a table
+            # joined, a game aborted), even when their count stays the same.
+            if count != sent or kind == "turns":
                 sent = count
                 yield _frame({"kind": "turns", "your_turn": count}, event="turns")
+            if kind == "lobby":
+                yield _frame({"kind": "lobby"}, event="lobby")
             event = await _next(queue)
             now = asyncio.get_running_loop().time()
             if event is None and now - checked < settings.GEARTABLE_STREAM_RECHECK_SECONDS:

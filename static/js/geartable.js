@@ -45,6 +45,7 @@
       source.onopen = function () { failures = 0; setHealthy(true); };
       source.onmessage = function (event) { setHealthy(true); onEvent(JSON.parse(event.data)); };
       source.addEventListener("turns", function (event) { onEvent(JSON.parse(event.data)); });
+      source.addEventListener("lobby", function (event) { onEvent(JSON.parse(event.data)); });
       source.addEventListener("revoked", function () { close(STREAM_PAUSE_MS); });
       source.onerror = function () {
         setHealthy(false);
@@ -160,10 +161,29 @@
     schedule();
   }
 
-  // Any other page of a logged-in player: the site frame's stream keeps "Your turn · N".
+  // Any other page of a logged-in player: the site frame's stream keeps "Your turn · N"; on
+  // My games, any change of the player's games redraws the lists (#my-games), and the lobby
+  // asks for its lists' changes too (lobby=1) and redraws them (#lobby-lists).
   function startFrame(badge) {
-    openStream(badge.dataset.streamUrl, function () { return ""; }, function (data) {
-      if (data.kind === "turns") showYourTurn(String(data.your_turn));
+    const lobby = document.getElementById("lobby-lists");
+    let busy = null;
+    let heard = false;
+    function redraw(selector) {
+      if (!window.htmx || !document.querySelector(selector)) return;
+      const previous = busy || Promise.resolve();
+      busy = previous.then(function () {
+        return htmx.ajax("GET", window.location.pathname + window.location.search,
+          { target: selector, select: selector, swap: "outerHTML" });
+      }).catch(function () {});
+    }
+    openStream(badge.dataset.streamUrl, function () { return lobby ? "lobby=1" : ""; }, function (data) {
+      if (data.kind === "turns") {
+        showYourTurn(String(data.your_turn));
+        // The count the stream sends as it first opens is the one the page was drawn with.
+        if (heard) redraw("#my-games");
+        heard = true;
+      }
+      if (data.kind === "lobby") redraw("#lobby-lists");
     }, function () {});
   }
 

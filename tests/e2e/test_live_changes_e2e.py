@@ -136,3 +136,43 @@ def test_a_rematch_offered_and_accepted_reaches_the_open_end_screens(
     for page in (at_alice, at_bob):
         assert_not_reloaded(page)
     problems.assert_none()
+
+
+def test_my_games_and_the_lobby_follow_a_table_joined_and_started(
+    live_server, stream_process, new_page, problems, alice, bob, carol
+):
+    """The site frame's stream (/events/me/): My games redraws its lists when a table of the
+    player's is joined or starts; the lobby (lobby=1) when a public table opens, fills, starts."""
+    at_alice = new_page("alice", viewport=DESKTOP)
+    log_in(at_alice, live_server, "alice", PASSWORD)
+    at_carol = new_page("carol", viewport=DESKTOP)
+    log_in(at_carol, live_server, "carol", PASSWORD)
+    with at_carol.expect_response(lambda r: "/events/me/?lobby=1" in r.url) as opened:
+        at_carol.goto(f"{live_server.url}/lobby/")
+    assert opened.value.status == 200
+    game = services.create_game(
+        alice, services.NewGame(kind="geared", seat_count=2, public=True, target=1000)
+    )
+    with at_alice.expect_response(lambda r: "/events/me/" in r.url) as opened:
+        at_alice.goto(f"{live_server.url}/games/")
+    assert opened.value.status == 200
+    for page in (at_alice, at_carol):
+        mark_page(page)
+    expect(at_alice.locator("#my-games")).to_contain_text("Not started yet")
+
+    started = time.monotonic()
+    services.join_game(bob, game.pk)
+    expect(at_alice.locator("#my-games")).to_contain_text(f"with {bob.name}")
+    timed("a join -> My games", started)
+    expect(at_carol.locator("#lobby-lists")).to_contain_text("2/2 players")
+
+    started = time.monotonic()
+    services.start_game(alice, game.pk)
+    expect(at_alice.locator("#my-games")).not_to_contain_text("Not started yet")
+    timed("a start -> My games", started)
+    watch = at_carol.locator("#lobby-lists .game-list").nth(1)  # "Games to watch"
+    expect(watch).to_contain_text(f"#{game.pk}")
+    expect(watch).to_contain_text("in play")
+    for page in (at_alice, at_carol):
+        assert_not_reloaded(page)
+    problems.assert_none()
