@@ -70,7 +70,7 @@ def _my_games(user) -> dict:
             :MY_GAMES_IN_PLAY
         ]
     )
-    finished = list(_my_seats(user).filter(game__status=Status.FINISHED)[: FINISHED_SHOWN + 1])
+    finished = list(_my_seats(user).filter(OVER)[: FINISHED_SHOWN + 1])
     _with_tables([*seats, *finished])
     invitations = (
         Invitation.objects.filter(user=user, accepted__isnull=True, game__status=Status.OPEN)
@@ -93,6 +93,9 @@ def _my_games(user) -> dict:
 
 MY_GAMES_IN_PLAY = 200
 FINISHED_SHOWN = 20
+# The games listed as over: finished, and those a moderator aborted in play (their rows say so);
+# a table called off before it started is not a game anyone played.
+OVER = Q(game__status=Status.FINISHED) | Q(game__status=Status.ABORTED, game__started__isnull=False)
 
 
 def _my_seats(user):
@@ -158,8 +161,8 @@ def _decorate(seats: list[Seat]) -> list[Seat]:
 @login_required
 @require_GET
 def finished_games(request: HttpRequest) -> HttpResponse:
-    """Every finished game of mine, newest first, a page at a time."""
-    paginator = Paginator(_my_seats(request.user).filter(game__status=Status.FINISHED), 25)
+    """Every finished (or aborted) game of mine, newest first, a page at a time."""
+    paginator = Paginator(_my_seats(request.user).filter(OVER), 25)
     page = paginator.get_page(request.GET.get("page"))
     page.object_list = list(page.object_list)
     _with_tables(page.object_list)

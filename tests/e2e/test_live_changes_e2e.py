@@ -138,11 +138,13 @@ def test_a_rematch_offered_and_accepted_reaches_the_open_end_screens(
     problems.assert_none()
 
 
-def test_my_games_and_the_lobby_follow_a_table_joined_and_started(
-    live_server, stream_process, new_page, problems, alice, bob, carol
+def test_my_games_and_the_lobby_follow_a_table_joined_started_and_aborted(
+    live_server, stream_process, new_page, problems, alice, bob, carol, django_user_model
 ):
     """The site frame's stream (/events/me/): My games redraws its lists when a table of the
-    player's is joined or starts; the lobby (lobby=1) when a public table opens, fills, starts."""
+    player's is joined, starts or is aborted; the lobby (lobby=1) when a public table opens,
+    fills, starts, ends."""
+    moderator = make_user(django_user_model, "mod", is_staff=True, is_superuser=True)
     at_alice = new_page("alice", viewport=DESKTOP)
     log_in(at_alice, live_server, "alice", PASSWORD)
     at_carol = new_page("carol", viewport=DESKTOP)
@@ -173,6 +175,14 @@ def test_my_games_and_the_lobby_follow_a_table_joined_and_started(
     watch = at_carol.locator("#lobby-lists .game-list").nth(1)  # "Games to watch"
     expect(watch).to_contain_text(f"#{game.pk}")
     expect(watch).to_contain_text("in play")
+
+    # A moderator aborts it: it goes to My games' finished ones, saying so, and off the lobby.
+    started = time.monotonic()
+    moderation.abort_game(moderator, game.pk, "Test table.")
+    finished = at_alice.locator("#my-games section", has_text="Finished")
+    expect(finished).to_contain_text("Aborted by a moderator")
+    timed("an abort -> My games", started)
+    expect(watch).not_to_contain_text(f"#{game.pk}")
     for page in (at_alice, at_carol):
         assert_not_reloaded(page)
     problems.assert_none()

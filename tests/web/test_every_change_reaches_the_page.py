@@ -135,3 +135,14 @@ def test_a_seat_given_to_a_bot_reaches_the_page(alice, bob, carol, moderator):
     moderation.replace_seat(moderator, seat.pk, "Gone for good.")
     assert changed(client, game, seen)
     assert re.search(r"\bbot\b", fragment(client, game), re.I)
+
+
+def test_my_games_lists_a_game_aborted_in_play_under_finished(alice, bob, moderator):
+    game = start_geared([alice, bob])
+    client = client_for(alice)
+    assert f"#{game.pk}" in text(client.get(reverse("my_games")))
+    moderation.abort_game(moderator, game.pk, "Duplicate.")
+    page = text(client.get(reverse("my_games")))
+    finished = page[page.index("<h2>Finished</h2>") :]
+    assert f"#{game.pk}" in finished and "Aborted by a moderator" in finished
+    assert f"#{game.pk}" in text(client.get(reverse("finished_games")))
