@@ -161,11 +161,15 @@
     schedule();
   }
 
-  // Any other page of a logged-in player: the site frame's stream keeps "Your turn · N"; on
+  // Any other page: the site frame's stream (a logged-in player's) keeps "Your turn · N"; on
   // My games, any change of the player's games redraws the lists (#my-games), and the lobby
-  // asks for its lists' changes too (lobby=1) and redraws them (#lobby-lists).
+  // asks for its lists' changes too (lobby=1) and redraws them (#lobby-lists). Without a
+  // healthy stream (none configured, refused, a visitor), those lists are redrawn every
+  // FRAME_POLL_MS while the tab is in view: slower, never stuck.
+  const FRAME_POLL_MS = 30000;
   function startFrame(badge) {
     const lobby = document.getElementById("lobby-lists");
+    const lists = ["#my-games", "#lobby-lists"].filter(function (s) { return document.querySelector(s); });
     let busy = null;
     let heard = false;
     function redraw(selector) {
@@ -176,7 +180,8 @@
           { target: selector, select: selector, swap: "outerHTML" });
       }).catch(function () {});
     }
-    openStream(badge.dataset.streamUrl, function () { return lobby ? "lobby=1" : ""; }, function (data) {
+    const url = badge && badge.dataset.streamUrl;
+    const stream = url ? openStream(url, function () { return lobby ? "lobby=1" : ""; }, function (data) {
       if (data.kind === "turns") {
         showYourTurn(String(data.your_turn));
         // The count the stream sends as it first opens is the one the page was drawn with.
@@ -184,7 +189,14 @@
         heard = true;
       }
       if (data.kind === "lobby") redraw("#lobby-lists");
-    }, function () {});
+    }, function () {}) : null;
+    if (!lists.length) return;
+    setInterval(function () {
+      if (document.hidden) return;
+      if (stream && stream.healthy()) return;
+      if (stream) stream.retry();
+      lists.forEach(redraw);
+    }, FRAME_POLL_MS);
   }
 
   // A refused move (400/403/409) comes back as the fragment with the error in words: htmx does
@@ -396,7 +408,7 @@
     const live = document.getElementById("live");
     if (live) startLive(live);
     const badge = document.getElementById("nav-your-turn");
-    if (!live && badge && badge.dataset.streamUrl) startFrame(badge);
+    if (!live) startFrame(badge);
     const newGame = document.getElementById("new-game");
     if (newGame) newGameForm(newGame);
   });
