@@ -1,0 +1,34 @@
+"""Issue 25.2, the site frame's stream (/events/me/) against a real stream process: every change
+of the player's games reaches it, even one that leaves their "your turn" count as it was (a
+table joined: My games redraws its lists), and the lobby's page (lobby=1) hears that the
+lobby's lists changed. Nothing but the kind and the count is sent."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import services
+from games.models import Kind
+from tests.stream.test_streams import cookie
+from tests.support.games import client_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_join_reaches_the_tables_players_and_the_lobby(stream_process, alice, bob, carol):
+    game = services.create_game(
+        alice, services.NewGame(kind=Kind.GEARED, seat_count=3, public=True)
+    )
+    mine = stream_process.open("/events/me/", headers=cookie(client_for(alice)))
+    lobby = stream_process.open("/events/me/?lobby=1", headers=cookie(client_for(carol)))
+    assert mine.status == lobby.status == 200
+    first = mine.event_where(lambda e: e.get("event") == "turns")
+    assert first["data"] == {"kind": "turns", "your_turn": 0}
+    lobby.event_where(lambda e: e.get("event") == "turns")
+
+    services.join_game(bob, game.pk)
+    again = mine.event_where(lambda e: e.get("event") == "turns")
+    assert again["data"] == {"kind": "turns", "your_turn": 0}, "the count is the same, yet sent"
+    assert lobby.event_where(lambda e: e.get("event") == "lobby")["data"] == {"kind": "lobby"}
+    mine.close()
+    lobby.close()
