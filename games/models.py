@@ -215,6 +215,7 @@ class Game(models.Model):
         stale, as on any change, and a move sent from it shows the game as it is now."""
         self.version += 1
         self.save(update_fields=["version", "updated"])
+        live.forget_turns(self.seats.values_list("user_id", flat=True))  # My games' rows too
 
     @classmethod
     def from_db(cls, db, field_names, values, **kwargs):

@@ -273,6 +273,8 @@ def _new_invitation(
             None,
         )
     invitation.save()
+    if user is not None:
+        live.forget_turns([user.pk])  # their My games lists the invitation
     if not reason:
         effects.after_commit("games.tasks.send_invitation", invitation.pk)
     return invitation

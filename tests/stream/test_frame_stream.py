@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import pytest
 
-from games import services
+from games import moderation, services
 from games.models import Kind
 from tests.stream.test_streams import cookie
-from tests.support.games import client_for
+from tests.support.games import client_for, start_geared
+from tests.support.users import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,3 +33,24 @@ def test_a_join_reaches_the_tables_players_and_the_lobby(stream_process, alice, 
     assert lobby.event_where(lambda e: e.get("event") == "lobby")["data"] == {"kind": "lobby"}
     mine.close()
     lobby.close()
+
+
+def test_an_invitation_and_a_deadline_extended_reach_the_frame_stream(
+    stream_process, alice, bob, django_user_model
+):
+    """My games lists invitations and each game's "due in …": both redraw on their change."""
+    moderator = make_user(django_user_model, "mod", is_staff=True, is_superuser=True)
+    game = services.create_game(alice, services.NewGame(kind=Kind.GEARED, seat_count=3))
+    mine = stream_process.open("/events/me/", headers=cookie(client_for(bob)))
+    mine.event_where(lambda e: e.get("event") == "turns")
+    services.invite(alice, game.pk, bob.username)
+    assert mine.event_where(lambda e: e.get("event") == "turns")["data"]["kind"] == "turns"
+    mine.close()
+
+    timed = start_geared([alice, bob], target=1000, turn_seconds=86400)
+    mine = stream_process.open("/events/me/", headers=cookie(client_for(alice)))
+    first = mine.event_where(lambda e: e.get("event") == "turns")
+    moderation.extend_deadline(moderator, timed.pk, 24, "Holiday.")
+    again = mine.event_where(lambda e: e.get("event") == "turns")
+    assert again["data"] == first["data"]
+    mine.close()
