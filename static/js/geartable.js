@@ -177,7 +177,7 @@
       const previous = busy || Promise.resolve();
       busy = previous.then(function () {
         return htmx.ajax("GET", window.location.pathname + window.location.search,
-          { target: selector, select: selector, swap: "outerHTML" });
+          { target: selector, select: selector, swap: "outerHTML ignoreTitle:true" });
       }).catch(function () {});
     }
     const url = badge && badge.dataset.streamUrl;

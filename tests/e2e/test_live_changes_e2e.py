@@ -14,7 +14,7 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from games import moderation, services, vacation
-from games.models import Status
+from games.models import Game, Status
 from tests import streams
 from tests.e2e.helpers import DESKTOP, WAIT_MS, assert_not_reloaded, log_in, mark_page
 from tests.support.games import start_geared
@@ -172,6 +172,14 @@ def test_my_games_and_the_lobby_follow_a_table_joined_started_and_aborted(
     services.start_game(alice, game.pk)
     expect(at_alice.locator("#my-games")).not_to_contain_text("Not started yet")
     timed("a start -> My games", started)
+    # Alice's turn (after bob's move if he began): the redrawn lists keep what the tab says
+    # (the page fetched for them has its own title, which must not replace the tab's).
+    game = Game.objects.get(pk=game.pk)
+    if seat_to_act(game).user != alice:
+        game = advance(game, 1)
+    mine = at_alice.locator("#my-games section", has_text="Your turn")
+    expect(mine).to_contain_text(f"#{game.pk}")
+    expect(at_alice).to_have_title("(1) Your turn — My games · Geartable")
     watch = at_carol.locator("#lobby-lists .game-list").nth(1)  # "Games to watch"
     expect(watch).to_contain_text(f"#{game.pk}")
     expect(watch).to_contain_text("in play")
