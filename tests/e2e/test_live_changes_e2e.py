@@ -112,6 +112,28 @@ def test_your_turn_in_the_tab_a_vacation_and_an_abort_reach_the_open_pages(
     problems.assert_none()
 
 
+def test_with_the_stream_blocked_the_poll_still_tells_the_tab(
+    live_server, stream_process, new_page, problems, alice, bob
+):
+    """The fallback (25.4): the poll's X-Your-Turn says it as the stream's event would."""
+    game = start_geared([alice, bob], target=1000)
+    if seat_to_act(game).user == alice:
+        game = advance(game, 1)
+    problems.expected.append("/events/")  # the stream process unreachable, on purpose
+    page = new_page("alice", viewport=DESKTOP)
+    page.route("**/events/**", lambda route: route.abort())
+    log_in(page, live_server, "alice", PASSWORD)
+    page.goto(f"{live_server.url}{game.get_absolute_url()}")
+    mark_page(page)
+    title = page.title()
+    started = time.monotonic()
+    game = advance(game, 1)
+    expect(page).to_have_title(f"(1) Your turn — {title}", timeout=WAIT_MS)
+    timed("move -> the title, by the poll", started)
+    assert_not_reloaded(page)
+    problems.assert_none()
+
+
 def test_a_rematch_offered_and_accepted_reaches_the_open_end_screens(
     live_server, stream_process, new_page, problems, alice, bob
 ):
