@@ -22,8 +22,8 @@ def cached_url(name: str, *args) -> str:
 @register.simple_tag
 def abort_note(game) -> dict | None:
     """`{% abort_note game as aborted %}`: for a game a moderator aborted, why (the reason
-    given in the moderation log, which the players are told in the abort e-mail too); else
-    None. One query, only on an aborted game's page."""
+    given in the moderation log; the page shows it to the game's players, not to spectators);
+    else None. One query, only on an aborted game's page."""
     if game.status != Status.ABORTED:
         return None
     reason = (

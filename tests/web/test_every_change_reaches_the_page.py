@@ -10,6 +10,7 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
@@ -146,3 +147,12 @@ def test_my_games_lists_a_game_aborted_in_play_under_finished(alice, bob, modera
     finished = page[page.index("<h2>Finished</h2>") :]
     assert f"#{game.pk}" in finished and "Aborted by a moderator" in finished
     assert f"#{game.pk}" in text(client.get(reverse("finished_games")))
+
+
+def test_an_aborted_public_games_spectators_are_told_but_not_why(alice, bob, moderator):
+    """The reason is the players' (a moderator may name a report); a spectator sees the fact."""
+    game = start_geared([alice, bob], public=True)
+    moderation.abort_game(moderator, game.pk, "Reported by bob for abuse.")
+    page = " ".join(text(Client().get(game.get_absolute_url())).split())
+    assert "A moderator aborted this game." in page
+    assert "Reported by bob" not in page
