@@ -314,23 +314,27 @@ async def _my_stream(request: HttpRequest, user_id: int):
         count = await me(request)
         checked = asyncio.get_running_loop().time()
         sent = None
-        event = None
+        kind = None
         while True:
             if count is None:
                 yield _frame({"kind": "revoked"}, event="revoked")
                 return
-            kind = event and event.get("kind")
             # Every event of the user's games goes on (My games redraws its lists: a table
             # joined, a game aborted), even when their count stays the same.
             if count != sent or kind == "turns":
                 sent = count
                 yield _frame({"kind": "turns", "your_turn": count}, event="turns")
-            if kind == "lobby":
-                yield _frame({"kind": "lobby"}, event="lobby")
             event = await _next(queue)
+            kind = event and event.get("kind")
+            if kind == "lobby":  # public lists: nothing to re-read for it
+                yield _frame({"kind": "lobby"}, event="lobby")
             now = asyncio.get_running_loop().time()
-            if event is None and now - checked < settings.GEARTABLE_STREAM_RECHECK_SECONDS:
-                yield ": keep-alive\n\n"
+            if (
+                kind in (None, "lobby")
+                and now - checked < settings.GEARTABLE_STREAM_RECHECK_SECONDS
+            ):
+                if event is None:
+                    yield ": keep-alive\n\n"
                 continue
             count = await me(request)
             checked = now
