@@ -24,7 +24,16 @@ from django.utils import timezone
 
 from accounts.models import User
 from games import effects, invitations, outbox, rows, vacation
-from games.models import Digest, Game, Invitation, Notification, Seat, Status, seat_names
+from games.models import (
+    Digest,
+    Game,
+    Invitation,
+    ModerationAction,
+    Notification,
+    Seat,
+    Status,
+    seat_names,
+)
 from games.pages import page
 
 log = logging.getLogger(__name__)
@@ -288,6 +297,14 @@ def _context(note: Notification) -> tuple[dict, dict]:
     if note.kind == Kind.GAME_OVER and game.result:
         context["result"] = _result_lines(game, names)
         context["won"] = seat_id in game.result.get("winners", [])
+    if note.kind == Kind.ABORTED:  # why, as the game's page says it to its players
+        context["reason"] = (
+            ModerationAction.objects.filter(game=game, action="abort game")
+            .order_by("-pk")
+            .values_list("reason", flat=True)
+            .first()
+            or ""
+        ).strip()
     if note.kind == Kind.PLAYER_REPLACED:
         replaced = next((s for s in seats if s.position == note.about), None)
         context["replaced_name"] = (
