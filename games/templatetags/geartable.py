@@ -22,8 +22,8 @@ def cached_url(name: str, *args) -> str:
 @register.simple_tag
 def abort_note(game) -> dict | None:
     """`{% abort_note game as aborted %}`: for a game a moderator aborted, why (the reason
-    given in the moderation log; the page shows it to the game's players, not to spectators);
-    else None. One query, only on an aborted game's page."""
+    given in the moderation log; the page shows it to the game's players, not to spectators),
+    or that it was called off; else None. One query, only on an aborted game's page."""
     if game.status != Status.ABORTED:
         return None
     reason = (
@@ -32,7 +32,8 @@ def abort_note(game) -> dict | None:
         .values_list("reason", flat=True)
         .first()
     )
-    return {"reason": (reason or "").strip()}
+    # No record: a table its creator called off (services.leave_game), not a moderator.
+    return {"by_moderator": reason is not None, "reason": (reason or "").strip()}
 
 
 @register.simple_tag

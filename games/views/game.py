@@ -76,6 +76,13 @@ def _render_game(
             },
             status=status,
         )
+    if game.state is None:  # a table called off before it started: no game to draw
+        return render(
+            request,
+            "games/called_off.html",
+            {"game": game, "seats": game.table, "nav_section": "my_games"},
+            status=status,
+        )
     context = game_context(request, game, seat, query=query, fragment=fragment, refused=refused)
     context["error"] = error
     context["poll_key"] = poll_key

@@ -156,3 +156,18 @@ def test_an_aborted_public_games_spectators_are_told_but_not_why(alice, bob, mod
     page = " ".join(text(Client().get(game.get_absolute_url())).split())
     assert "A moderator aborted this game." in page
     assert "Reported by bob" not in page
+
+
+def test_a_table_its_host_called_off_says_so_to_whoever_had_joined(alice, bob):
+    """The host leaving calls the table off: the joined player's open page reloads on the
+    change (its poll says so) and finds a page saying what happened, not an error (a 500)."""
+    table = services.create_game(alice, services.NewGame(kind="geared", seat_count=3))
+    services.join_game(bob, table.pk, token=table.join_token)
+    client = client_for(bob)
+    table.refresh_from_db()
+    seen = table.version
+    services.leave_game(alice, table.pk)
+    assert changed(client, table, seen)
+    response = client.get(table.get_absolute_url())
+    assert response.status_code == 200
+    assert "called off before it started" in text(response)
