@@ -80,7 +80,7 @@ def _render_game(
         return render(
             request,
             "games/called_off.html",
-            {"game": game, "seats": game.table, "nav_section": "my_games"},
+            {"game": game, "seat": seat, "nav_section": "my_games"},
             status=status,
         )
     context = game_context(request, game, seat, query=query, fragment=fragment, refused=refused)

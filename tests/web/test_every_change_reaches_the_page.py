@@ -171,3 +171,11 @@ def test_a_table_its_host_called_off_says_so_to_whoever_had_joined(alice, bob):
     response = client.get(table.get_absolute_url())
     assert response.status_code == 200
     assert "called off before it started" in text(response)
+
+
+def test_a_table_a_moderator_called_off_says_who_and_why(alice, bob, moderator):
+    table = services.create_game(alice, services.NewGame(kind="geared", seat_count=3))
+    services.join_game(bob, table.pk, token=table.join_token)
+    moderation.abort_game(moderator, table.pk, "Spam table.")
+    page = " ".join(text(client_for(bob).get(table.get_absolute_url())).split())
+    assert "called off before it started</strong>: by a moderator. Why: Spam table." in page
