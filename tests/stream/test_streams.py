@@ -16,6 +16,7 @@ from django.urls import reverse
 from games import events, live, moderation, services
 from games.models import Game
 from tests.support.games import client_for, start_geared
+from tests.support.waiting import wait_for
 from tests.web.helpers import greedy_choice, post_move, seat_to_act, text
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -260,3 +261,35 @@ def test_a_listener_that_lost_postgresql_reconnects_and_no_change_is_lost(
     game = move_through_the_site(game)  # and pushes go on
     stream.event_where(is_game_event(game.version))
     stream.close()
+
+
+@pytest.mark.stream_env(GEARTABLE_STREAMS_PER_USER="2", GEARTABLE_STREAMS_PER_ADDRESS="3")
+def test_a_stranger_cannot_hold_many_streams_one_more_is_429_and_a_closed_one_frees_its_place(
+    stream_process, alice, bob
+):
+    """Issue 25.5: open streams per user and per client address are bounded; the one too many
+    is refused at once, readably (the page then polls), and a stream's end gives its place back."""
+    game = start_geared([alice, bob], public=True)
+    key = page_key(client_for(bob), game)
+    bobs = [
+        stream_process.open(stream_path(game, k=key)),
+        stream_process.open("/events/me/", headers=cookie(client_for(bob))),
+    ]
+    assert [s.status for s in bobs] == [200, 200]
+    refused = stream_process.open(stream_path(game, k=key))  # bob's third: over his limit
+    assert refused.status == 429
+    assert refused.headers["content-type"].startswith("text/plain")
+    assert b"Too many live pages" in refused.body()
+
+    visitor = stream_process.open(stream_path(game))  # the address's third (no account)
+    assert visitor.status == 200
+    assert stream_process.open(stream_path(game)).status == 429  # the address's fourth
+
+    bobs[0].close()  # a tab closed: the process notices the disconnect and frees its place
+    again = wait_for(
+        lambda: (s := stream_process.open(stream_path(game, k=key))).status == 200 and s,
+        what="bob's freed place",
+    )
+    again.event_where(is_game_event(game.version))
+    for stream in (again, bobs[1], visitor):
+        stream.close()
