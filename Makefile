@@ -25,10 +25,17 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt $(VENV)/.runtime
 	$(PY) -m pip install -q -r requirements-dev.txt
 	@touch $@
 
+# One ASGI process serves the whole site and its event streams (config/run_settings.py): a move
+# in one browser reaches the others at once, through the process's in-memory hub. It restarts
+# when the code changes; open streams are cut after a second (they reconnect by themselves).
+PORT ?= 8000
 run: $(VENV)/.runtime
 	DEBUG=$${DEBUG:-true} $(PY) manage.py migrate --noinput -v 0
 	DEBUG=$${DEBUG:-true} $(PY) manage.py demo_accounts
-	DEBUG=$${DEBUG:-true} $(PY) manage.py runserver 127.0.0.1:8000
+	@echo "Geartable: http://127.0.0.1:$(PORT)/ (live updates pushed; Ctrl-C stops it)"
+	DEBUG=$${DEBUG:-true} DJANGO_SETTINGS_MODULE=config.run_settings $(PY) -m uvicorn \
+	  config.asgi:application --host 127.0.0.1 --port $(PORT) --lifespan off \
+	  --timeout-graceful-shutdown 1 --reload --reload-dir config --reload-dir games --reload-dir accounts
 
 services-check: $(VENV)/.dev
 	@$(PY) tests/check_services.py
