@@ -9,8 +9,9 @@ its own fragment through the ordinary views. The way from commit to page: docs/l
 
 The process holds one PostgreSQL connection that LISTENs (`_listen`, psycopg's async
 connection, started by the first stream) and fans each event out through events.HUB. Reads
-for authorization run in Django's sync thread and give their connection back at once: a stream
-holds no database connection while it waits.
+for authorization run on a few threads of their own (GEARTABLE_STREAM_READ_THREADS), each
+keeping its connection: however many streams are open, the process holds that many database
+connections and the listener's, and a read pays no connection set-up.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ import json
 import logging
 import random
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
 from contextlib import aclosing
 from dataclasses import dataclass
 from importlib import import_module
@@ -105,9 +107,17 @@ def _me(request: HttpRequest) -> int | None:
     return live.your_turn(user_id)
 
 
+# The threads the streams' reads run on, each with its own (persistent) database connection.
+# Django's default would be a thread per open stream (its request's thread-sensitive context)
+# and a connection per read in flight: 10,000 pages coming back after a restart asked
+# PostgreSQL for more connections than it has (max_connections) and paid a connection's
+# set-up on every event (docs/benchmarks.md, the live streams).
+READERS = ThreadPoolExecutor(settings.GEARTABLE_STREAM_READ_THREADS, thread_name_prefix="read")
+
+
 def _read(fn):
-    """`fn` in Django's sync thread, its database connection closed after (CONN_MAX_AGE=0 in
-    the stream process: config/stream_settings.py), so an idle stream holds none."""
+    """`fn` on one of the READERS threads; a connection that failed or outlived CONN_MAX_AGE is
+    closed after, as at the end of a request."""
 
     def run(*args):
         try:
@@ -115,7 +125,7 @@ def _read(fn):
         finally:
             close_old_connections()
 
-    return sync_to_async(run)
+    return sync_to_async(run, thread_sensitive=False, executor=READERS)
 
 
 game_viewer = _read(_game_viewer)
