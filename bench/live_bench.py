@@ -408,7 +408,19 @@ async def run(args, games: list[dict], server: StreamProcess) -> dict:
             "kb_per_stream": (rss - rss0) * 1024 / (len(streams) - len(warm)),
         }
         log(f"RSS with {len(streams)} streams: {rss:.0f} MB ({phase['kb_per_stream']:.1f} kB each)")
+        spy = None
+        if args.profile and not res["phases"]:
+            spy = subprocess.Popen(
+                [
+                    *(os.environ.get("PY_SPY", "py-spy"), "record", "-p", str(server.process.pid)),
+                    *("-d", str(int(args.idle_seconds)), "-r", "50", "-f", "raw"),
+                    *("-o", args.profile, "--nonblocking"),
+                ]
+            )
         phase["idle"] = await idle_cpu(server, args.idle_seconds)
+        if spy is not None:
+            await asyncio.to_thread(spy.wait)
+            log(f"profile of the idle window: {args.profile}")
         phase["latency"] = await latency(streams, games[:want], args.rate, args.seconds)
         res["phases"].append(phase)
     for stream in streams:
@@ -434,6 +446,7 @@ def report(res: dict, args) -> str:
     lines.append(
         f"Base RSS (Django loaded, listener up, 1 game's streams): {res['rss_base_mb']:.0f} MB. "
         f"Moves: {args.rate:g}/s for {args.seconds:g} s; idle window {args.idle_seconds:g} s; "
+        f"recheck every {args.recheck or 60} s, keep-alive every 20 s; "
         f"commit itself p50 {res['phases'][0]['latency']['commit_p50_ms']:.1f} ms."
     )
     ms = res["poll_cpu_ms"]
@@ -458,6 +471,15 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--idle-seconds", type=float, default=60.0, help="one recheck period")
     parser.add_argument("--concurrency", type=int, default=100, help="streams opening at once")
     parser.add_argument("--poll-requests", type=int, default=300)
+    parser.add_argument(
+        "--recheck", type=int, help="the stream process's GEARTABLE_STREAM_RECHECK_SECONDS"
+    )
+    parser.add_argument(
+        "--profile",
+        metavar="FILE",
+        help="py-spy (PY_SPY, default py-spy on PATH) records the stream process during the"
+        " first phase's idle window into FILE (raw folded stacks)",
+    )
     parser.add_argument("--json", default="/tmp/geartable-live-bench.json")
     return parser.parse_args()
 
@@ -469,6 +491,8 @@ def main() -> int:
     log(f"open-files limit {hard}; loadavg {os.getloadavg()[0]:.1f}")
     env = {**os.environ, **ENV}
     create_database(env)
+    if args.recheck:
+        env["GEARTABLE_STREAM_RECHECK_SECONDS"] = str(args.recheck)
     server = StreamProcess(env, Path("/tmp/geartable-live-bench-stream.log"))
     env["GEARTABLE_STREAM_URL"] = server.env["GEARTABLE_STREAM_URL"]  # the writer's events on
     setup_django(env)
