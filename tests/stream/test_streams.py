@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import socket
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.db import connection, transaction
@@ -292,4 +293,38 @@ def test_a_stranger_cannot_hold_many_streams_one_more_is_429_and_a_closed_one_fr
     )
     again.event_where(is_game_event(game.version))
     for stream in (again, bobs[1], visitor):
+        stream.close()
+
+
+def stream_process_connections() -> int:
+    """Connections to the test's database other than this process's own (the stream process's:
+    nothing else connects to it in these tests)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND pid <> pg_backend_pid() AND backend_type = 'client backend'"
+        )
+        return cursor.fetchone()[0]
+
+
+@pytest.mark.stream_env(GEARTABLE_STREAM_READ_THREADS="2")
+def test_many_streams_opening_at_once_hold_the_readers_connections_and_the_listeners_only(
+    stream_process, alice, bob
+):
+    """Issue 25.8: a stream process's reads run on GEARTABLE_STREAM_READ_THREADS threads that
+    keep their connection; 30 pages opening together never ask PostgreSQL for more (2,000
+    did exhaust its max_connections when each read opened its own)."""
+    game = start_geared([alice, bob], public=True)
+    with ThreadPoolExecutor(30) as pool:  # the opening in threads, the counting here
+        opened = [pool.submit(stream_process.open, stream_path(game)) for _ in range(30)]
+        seen = [stream_process_connections()]
+        while not all(future.done() for future in opened):
+            seen.append(stream_process_connections())
+    streams = [future.result() for future in opened]
+    assert [s.status for s in streams] == [200] * 30
+    for stream in streams:
+        stream.event_where(is_game_event(game.version))
+    assert max(seen) <= 2 + 1, seen  # the readers' and the listener's
+    assert stream_process_connections() >= 2  # a reader kept its connection for the next read
+    for stream in streams:
         stream.close()
