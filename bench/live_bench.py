@@ -413,7 +413,7 @@ async def run(args, games: list[dict], server: StreamProcess) -> dict:
             spy = subprocess.Popen(
                 [
                     *(os.environ.get("PY_SPY", "py-spy"), "record", "-p", str(server.process.pid)),
-                    *("-d", str(int(args.idle_seconds)), "-r", "50", "-f", "raw"),
+                    *("-d", str(int(args.idle_seconds)), "-r", "100", "-f", "raw"),
                     *("-o", args.profile, "--nonblocking"),
                 ]
             )
