@@ -370,14 +370,15 @@ if GEARTABLE_STREAM_URL not in ("", "/") and not GEARTABLE_STREAM_URL.startswith
 # grant, the session): a changed password or a lost seat ends the stream within that time.
 GEARTABLE_STREAM_KEEPALIVE_SECONDS = env_int("GEARTABLE_STREAM_KEEPALIVE_SECONDS", 20, minimum=1)
 GEARTABLE_STREAM_RECHECK_SECONDS = env_int("GEARTABLE_STREAM_RECHECK_SECONDS", 60, minimum=1)
-# Open streams one stream process holds at once for one logged-in user (six tabs each open one),
-# and for one client address (a household or an office behind one address; visitors count here
-# only). One more is refused with 429 and the page polls instead: a stranger cannot make a
-# process hold thousands of connections. Behind a proxy the address is X-Forwarded-For's, which
-# uvicorn trusts from FORWARDED_ALLOW_IPS (127.0.0.1 by default). Counted per process.
 # The threads a stream process runs its streams' reads on (who may listen, the game's version),
 # each holding one database connection: the process's connections are this many + 1 (LISTEN).
 GEARTABLE_STREAM_READ_THREADS = env_int("GEARTABLE_STREAM_READ_THREADS", 4, minimum=1)
+# Open streams one stream process holds at once for one logged-in user (six tabs each open one),
+# and for one client address (a household or an office behind one address; every stream counts
+# here, a visitor's too). One more is refused with 429 and the page polls instead: a stranger
+# cannot make a process hold thousands of connections. Behind a proxy the address is
+# X-Forwarded-For's, which uvicorn trusts from FORWARDED_ALLOW_IPS (127.0.0.1 by default).
+# Counted per process.
 GEARTABLE_STREAMS_PER_USER = env_int("GEARTABLE_STREAMS_PER_USER", 20, minimum=1)
 GEARTABLE_STREAMS_PER_ADDRESS = env_int("GEARTABLE_STREAMS_PER_ADDRESS", 100, minimum=1)
 if GEARTABLE_STREAM_URL.startswith("http"):  # the page's EventSource connects there

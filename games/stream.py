@@ -108,10 +108,10 @@ def _me(request: HttpRequest) -> int | None:
 
 
 # The threads the streams' reads run on, each with its own (persistent) database connection.
-# Django's default would be a thread per open stream (its request's thread-sensitive context)
-# and a connection per read in flight: 10,000 pages coming back after a restart asked
-# PostgreSQL for more connections than it has (max_connections) and paid a connection's
-# set-up on every event (docs/benchmarks.md, the live streams).
+# Django's default runs each read on its stream's own thread (the request's thread-sensitive
+# context), so with a connection per read: 2,000 pages opening together asked PostgreSQL for
+# more connections than it has (max_connections), and every event paid a connection's set-up
+# (docs/benchmarks.md, live updates at scale).
 READERS = ThreadPoolExecutor(settings.GEARTABLE_STREAM_READ_THREADS, thread_name_prefix="read")
 
 
