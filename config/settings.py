@@ -351,19 +351,37 @@ GEARTABLE_VACATION_DAYS_PER_YEAR = env_int("GEARTABLE_VACATION_DAYS_PER_YEAR", 3
 GEARTABLE_LIVE_CACHE = env_bool("GEARTABLE_LIVE_CACHE", bool(CACHE_URL))
 GEARTABLE_LIVE_SECONDS = env_int("GEARTABLE_LIVE_SECONDS", 10, minimum=1)
 # Server-sent events (docs/live.md): where the stream process answers, e.g.
-# https://live.example.com, or "" (the default: no streams, every page polls as before). Pages
-# open <GEARTABLE_STREAM_URL>/events/game/<id>/; the writers send their events only when set.
-GEARTABLE_STREAM_URL = env_str("GEARTABLE_STREAM_URL", "").rstrip("/")
-if GEARTABLE_STREAM_URL and not GEARTABLE_STREAM_URL.startswith(("http://", "https://")):
+# https://live.example.com, "/" (the site's own origin: a proxy sends /events/ to the stream
+# process, or one ASGI process serves both, config/run_settings.py), or "" (the default: no
+# streams, every page polls as before). Pages open <GEARTABLE_STREAM_URL>/events/game/<id>/;
+# the writers send their events only when set.
+GEARTABLE_STREAM_URL = env_str("GEARTABLE_STREAM_URL", "").strip()
+if GEARTABLE_STREAM_URL != "/":
+    GEARTABLE_STREAM_URL = GEARTABLE_STREAM_URL.rstrip("/")
+if GEARTABLE_STREAM_URL not in ("", "/") and not GEARTABLE_STREAM_URL.startswith(
+    ("http://", "https://")
+):
     raise ImproperlyConfigured(
-        f"GEARTABLE_STREAM_URL must start with http:// or https://, not {GEARTABLE_STREAM_URL!r}"
+        "GEARTABLE_STREAM_URL must be / or start with http:// or https://,"
+        f" not {GEARTABLE_STREAM_URL!r}"
     )
 # A stream sends a keep-alive comment this often (seconds; proxies close a silent connection),
 # and checks again at least this often that its viewer may still see the game (the poll key's
 # grant, the session): a changed password or a lost seat ends the stream within that time.
 GEARTABLE_STREAM_KEEPALIVE_SECONDS = env_int("GEARTABLE_STREAM_KEEPALIVE_SECONDS", 20, minimum=1)
 GEARTABLE_STREAM_RECHECK_SECONDS = env_int("GEARTABLE_STREAM_RECHECK_SECONDS", 60, minimum=1)
-if GEARTABLE_STREAM_URL:  # the page's EventSource connects there
+# The threads a stream process runs its streams' reads on (who may listen, the game's version),
+# each holding one database connection: the process's connections are this many + 1 (LISTEN).
+GEARTABLE_STREAM_READ_THREADS = env_int("GEARTABLE_STREAM_READ_THREADS", 4, minimum=1)
+# Open streams one stream process holds at once for one logged-in user (six tabs each open one),
+# and for one client address (a household or an office behind one address; every stream counts
+# here, a visitor's too). One more is refused with 429 and the page polls instead: a stranger
+# cannot make a process hold thousands of connections. Behind a proxy the address is
+# X-Forwarded-For's, which uvicorn trusts from FORWARDED_ALLOW_IPS (127.0.0.1 by default).
+# Counted per process.
+GEARTABLE_STREAMS_PER_USER = env_int("GEARTABLE_STREAMS_PER_USER", 20, minimum=1)
+GEARTABLE_STREAMS_PER_ADDRESS = env_int("GEARTABLE_STREAMS_PER_ADDRESS", 100, minimum=1)
+if GEARTABLE_STREAM_URL.startswith("http"):  # the page's EventSource connects there
     _stream_origin = "/".join(GEARTABLE_STREAM_URL.split("/")[:3])
     SECURE_CSP["connect-src"] = [CSP.SELF, _stream_origin]
 

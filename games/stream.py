@@ -10,8 +10,9 @@ The way from commit to page: docs/live.md.
 
 The process holds one PostgreSQL connection that LISTENs (`_listen`, psycopg's async
 connection, started by the first stream) and fans each event out through events.HUB. Reads
-for authorization run in Django's sync thread and give their connection back at once: a stream
-holds no database connection while it waits.
+for authorization run on a few threads of their own (GEARTABLE_STREAM_READ_THREADS), each
+keeping its connection: however many streams are open, the process holds that many database
+connections and the listener's, and a read pays no connection set-up.
 """
 
 from __future__ import annotations
@@ -20,6 +21,9 @@ import asyncio
 import json
 import logging
 import random
+from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import aclosing
 from dataclasses import dataclass
 from importlib import import_module
 
@@ -86,9 +90,17 @@ def _me(request: HttpRequest) -> int | None:
     return live.your_turn(user_id)
 
 
+# The threads the streams' reads run on, each with its own (persistent) database connection.
+# Django's default runs each read on its stream's own thread (the request's thread-sensitive
+# context), so with a connection per read: 2,000 pages opening together asked PostgreSQL for
+# more connections than it has (max_connections), and every event paid a connection's set-up
+# (docs/benchmarks.md, live updates at scale).
+READERS = ThreadPoolExecutor(settings.GEARTABLE_STREAM_READ_THREADS, thread_name_prefix="read")
+
+
 def _read(fn):
-    """`fn` in Django's sync thread, its database connection closed after (CONN_MAX_AGE=0 in
-    the stream process: config/stream_settings.py), so an idle stream holds none."""
+    """`fn` on one of the READERS threads; a connection that failed or outlived CONN_MAX_AGE is
+    closed after, as at the end of a request."""
 
     def run(*args):
         try:
@@ -96,7 +108,7 @@ def _read(fn):
         finally:
             close_old_connections()
 
-    return sync_to_async(run)
+    return sync_to_async(run, thread_sensitive=False, executor=READERS)
 
 
 game_viewer = _read(_game_viewer)
@@ -218,9 +230,66 @@ def _refusal(request: HttpRequest, message: str, status: int) -> HttpResponse:
     return _cors(request, response)
 
 
-def _stream(request: HttpRequest, body) -> HttpResponse:
-    response = StreamingHttpResponse(body, content_type="text/event-stream", headers=HEADERS)
+def _stream(request: HttpRequest, body, release) -> HttpResponse:
+    response = StreamingHttpResponse(
+        _Held(body, release), content_type="text/event-stream", headers=HEADERS
+    )
     return _cors(request, response)
+
+
+# --- how many streams one user, one address may hold (issue 25.5) -------------------------------
+
+OPEN: Counter = Counter()  # ("user", id) / ("address", ip) -> streams open now in this process
+TOO_MANY = (
+    "Too many live pages are open at once from here: this page checks for news every few"
+    " seconds instead. Close a few tabs to get instant updates back."
+)
+
+
+def _take_slot(request: HttpRequest, user_id: int):
+    """A release() for one more open stream of this user (0: a visitor) and client address,
+    or None when either already holds its limit (GEARTABLE_STREAMS_PER_USER, _PER_ADDRESS).
+    In the event loop's thread only: no lock needed."""
+    keys = [("address", request.META.get("REMOTE_ADDR") or "-")]
+    limits = [settings.GEARTABLE_STREAMS_PER_ADDRESS]
+    if user_id:
+        keys.append(("user", user_id))
+        limits.append(settings.GEARTABLE_STREAMS_PER_USER)
+    if any(OPEN[key] >= limit for key, limit in zip(keys, limits, strict=True)):
+        return None
+    OPEN.update(keys)
+    released = False
+
+    def release() -> None:
+        nonlocal released
+        if not released:
+            released = True
+            OPEN.subtract(keys)
+            for key in keys:
+                if OPEN[key] <= 0:
+                    del OPEN[key]
+
+    return release
+
+
+class _Held:
+    """A stream's body that gives its slot back however it ends: when the body ends or is
+    cancelled (the client went away), or at the response's close() if it never started."""
+
+    def __init__(self, body, release) -> None:
+        self._body = body
+        self.close = release  # StreamingHttpResponse.close() calls it; release is idempotent
+
+    def __aiter__(self):
+        return self._run()
+
+    async def _run(self):
+        try:
+            async with aclosing(self._body) as body:
+                async for part in body:
+                    yield part
+        finally:
+            self.close()
 
 
 async def game_events(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -233,7 +302,10 @@ async def game_events(request: HttpRequest, game_id: int) -> HttpResponse:
         return _refusal(request, "There is no such game.", 404)
     if not await LISTENER.wait_ready():
         return _refusal(request, "Live updates are not available now: the page checks.", 503)
-    return _stream(request, _game_stream(request, game_id, viewer.user_id))
+    release = _take_slot(request, viewer.user_id)
+    if release is None:
+        return _refusal(request, TOO_MANY, 429)
+    return _stream(request, _game_stream(request, game_id, viewer.user_id), release)
 
 
 async def _game_stream(request: HttpRequest, game_id: int, user_id: int):
@@ -302,7 +374,11 @@ async def my_events(request: HttpRequest) -> HttpResponse:
         return _refusal(request, "Log in to follow your games.", 403)
     if not await LISTENER.wait_ready():
         return _refusal(request, "Live updates are not available now: the page checks.", 503)
-    return _stream(request, _my_stream(request, access.session_user_id(request)))
+    user_id = access.session_user_id(request)
+    release = _take_slot(request, user_id)
+    if release is None:
+        return _refusal(request, TOO_MANY, 429)
+    return _stream(request, _my_stream(request, user_id), release)
 
 
 async def _my_stream(request: HttpRequest, user_id: int):

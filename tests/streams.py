@@ -127,10 +127,15 @@ class Stream:
 
 
 def start_stream_process(
-    tmp_path: Path, *, name: str = "stream", recheck: int = RECHECK, origins: str = ""
+    tmp_path: Path,
+    *,
+    name: str = "stream",
+    recheck: int = RECHECK,
+    origins: str = "",
+    extra_env: dict | None = None,
 ):
-    """A uvicorn on a free port serving config.asgi with the stream settings: (process,
-    server, log file)."""
+    """A uvicorn on a free port serving config.asgi with the stream settings (and `extra_env`'s
+    settings): (process, server, log file)."""
     port = free_port()
     env = {
         **os.environ,
@@ -141,6 +146,7 @@ def start_stream_process(
         "GEARTABLE_STREAM_KEEPALIVE_SECONDS": str(KEEPALIVE),
         "GEARTABLE_STREAM_RECHECK_SECONDS": str(recheck),
         "CSRF_TRUSTED_ORIGINS": origins or "http://testserver",
+        **(extra_env or {}),
     }
     log_path = tmp_path / f"{name}.log"
     log = open(log_path, "wb")  # noqa: SIM115 (kept by the process)
@@ -176,14 +182,19 @@ def start_stream_process(
 def serve(request, tmp_path: Path, settings):
     """Start a stream process for this test and point this process (the writer, and the live
     server's pages) at it; yields it, then stops it. A test marked `recheck(seconds)` gets a
-    process that rechecks its streams that often."""
+    process that rechecks its streams that often; one marked `stream_env(NAME="value")`, a
+    process with those settings."""
     marker = request.node.get_closest_marker("recheck")
     recheck = marker.args[0] if marker else RECHECK
+    marker = request.node.get_closest_marker("stream_env")
+    extra_env = marker.kwargs if marker else {}
     # A browser's page comes from the live server: the stream answers its origin (CORS).
     origins = "http://testserver"
     if "live_server" in request.fixturenames:
         origins += "," + request.getfixturevalue("live_server").url
-    process, server, log = start_stream_process(tmp_path, recheck=recheck, origins=origins)
+    process, server, log = start_stream_process(
+        tmp_path, recheck=recheck, origins=origins, extra_env=extra_env
+    )
     # The pages' URL of it: on the live server's host (localhost), so the browser sends the
     # session cookie with it (the same site, as in production behind one proxy).
     page_url = server.url

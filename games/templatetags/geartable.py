@@ -39,10 +39,12 @@ def abort_note(game) -> dict | None:
 @register.simple_tag
 def stream_url(game_id: int | None = None) -> str:
     """`{% stream_url game.pk %}`: the game page's event stream, `{% stream_url %}`: the site
-    frame's; "" without a stream process (GEARTABLE_STREAM_URL empty: the page polls)."""
+    frame's; "" without a stream process (GEARTABLE_STREAM_URL empty: the page polls); a path
+    on the page's own origin where it is "/"."""
     base = settings.GEARTABLE_STREAM_URL
     if not base:
         return ""
+    base = base.rstrip("/")
     return f"{base}/events/game/{int(game_id)}/" if game_id is not None else f"{base}/events/me/"
 
 

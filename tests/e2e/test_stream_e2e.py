@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from tests import streams
 from tests.e2e.helpers import DESKTOP, WAIT_MS, assert_not_reloaded, log_in, mark_page
-from tests.support.games import start_geared
+from tests.support.games import client_for, start_geared
 from tests.support.users import PASSWORD
 from tests.web.helpers import advance
 
@@ -70,3 +70,31 @@ def test_with_the_stream_blocked_the_poll_still_brings_the_move(
     )
     assert_not_reloaded(page)
     problems.assert_none()
+
+
+@pytest.mark.stream_env(GEARTABLE_STREAMS_PER_USER="1")
+def test_a_page_refused_for_too_many_streams_polls_and_still_gets_the_move(
+    live_server, stream_process, new_page, problems, alice, bob
+):
+    """Issue 25.5: over the per-user limit the stream answers 429; the page polls instead."""
+    game = start_geared([alice, bob], target=1000)
+    held = stream_process.open("/events/me/", headers=session_cookie(bob))  # bob's one place
+    assert held.status == 200
+    problems.expected.append("/events/")  # the refused stream, on purpose
+    page = new_page("bob", viewport=DESKTOP)
+    log_in(page, live_server, "bob", PASSWORD)
+    with page.expect_response(lambda r: "/events/game/" in r.url) as refused:
+        page.goto(f"{live_server.url}{game.get_absolute_url()}")
+    assert refused.value.status == 429
+    mark_page(page)
+    game = advance(game, 1)
+    expect(page.locator("#game")).to_have_attribute(
+        "data-version", str(game.version), timeout=WAIT_MS
+    )
+    assert_not_reloaded(page)
+    problems.assert_none()
+    held.close()
+
+
+def session_cookie(user) -> dict:
+    return {"Cookie": f"sessionid={client_for(user).cookies['sessionid'].value}"}

@@ -11,4 +11,3 @@ ROOT_URLCONF = stream_settings.ROOT_URLCONF
 MIDDLEWARE = stream_settings.MIDDLEWARE
 DEBUG = False
 DATABASES["default"]["NAME"] = os.environ["STREAM_DATABASE"]  # noqa: F405
-DATABASES["default"]["CONN_MAX_AGE"] = 0  # noqa: F405

@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import socket
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.db import connection, transaction
@@ -16,6 +17,7 @@ from django.urls import reverse
 from games import events, live, moderation, services
 from games.models import Game
 from tests.support.games import client_for, start_geared
+from tests.support.waiting import wait_for
 from tests.web.helpers import greedy_choice, post_move, seat_to_act, text
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -260,3 +262,69 @@ def test_a_listener_that_lost_postgresql_reconnects_and_no_change_is_lost(
     game = move_through_the_site(game)  # and pushes go on
     stream.event_where(is_game_event(game.version))
     stream.close()
+
+
+@pytest.mark.stream_env(GEARTABLE_STREAMS_PER_USER="2", GEARTABLE_STREAMS_PER_ADDRESS="3")
+def test_a_stranger_cannot_hold_many_streams_one_more_is_429_and_a_closed_one_frees_its_place(
+    stream_process, alice, bob
+):
+    """Issue 25.5: open streams per user and per client address are bounded; the one too many
+    is refused at once, readably (the page then polls), and a stream's end gives its place back."""
+    game = start_geared([alice, bob], public=True)
+    key = page_key(client_for(bob), game)
+    bobs = [
+        stream_process.open(stream_path(game, k=key)),
+        stream_process.open("/events/me/", headers=cookie(client_for(bob))),
+    ]
+    assert [s.status for s in bobs] == [200, 200]
+    refused = stream_process.open(stream_path(game, k=key))  # bob's third: over his limit
+    assert refused.status == 429
+    assert refused.headers["content-type"].startswith("text/plain")
+    assert b"Too many live pages" in refused.body()
+
+    visitor = stream_process.open(stream_path(game))  # the address's third (no account)
+    assert visitor.status == 200
+    assert stream_process.open(stream_path(game)).status == 429  # the address's fourth
+
+    bobs[0].close()  # a tab closed: the process notices the disconnect and frees its place
+    again = wait_for(
+        lambda: (s := stream_process.open(stream_path(game, k=key))).status == 200 and s,
+        what="bob's freed place",
+    )
+    again.event_where(is_game_event(game.version))
+    for stream in (again, bobs[1], visitor):
+        stream.close()
+
+
+def stream_process_connections() -> int:
+    """Connections to the test's database other than this process's own (the stream process's:
+    nothing else connects to it in these tests)."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
+            " AND pid <> pg_backend_pid() AND backend_type = 'client backend'"
+        )
+        return cursor.fetchone()[0]
+
+
+@pytest.mark.stream_env(GEARTABLE_STREAM_READ_THREADS="2")
+def test_many_streams_opening_at_once_hold_the_readers_connections_and_the_listeners_only(
+    stream_process, alice, bob
+):
+    """Issue 25.8: a stream process's reads run on GEARTABLE_STREAM_READ_THREADS threads that
+    keep their connection; 30 pages opening together never ask PostgreSQL for more (2,000
+    did exhaust its max_connections when each read opened its own)."""
+    game = start_geared([alice, bob], public=True)
+    with ThreadPoolExecutor(30) as pool:  # the opening in threads, the counting here
+        opened = [pool.submit(stream_process.open, stream_path(game)) for _ in range(30)]
+        seen = [stream_process_connections()]
+        while not all(future.done() for future in opened):
+            seen.append(stream_process_connections())
+    streams = [future.result() for future in opened]
+    assert [s.status for s in streams] == [200] * 30
+    for stream in streams:
+        stream.event_where(is_game_event(game.version))
+    assert max(seen) <= 2 + 1, seen  # the readers' and the listener's
+    assert stream_process_connections() >= 2  # a reader kept its connection for the next read
+    for stream in streams:
+        stream.close()
