@@ -11,7 +11,8 @@ import pytest
 from django.urls import resolve, reverse
 
 from config import run_urls
-from games import stream, views_site
+from games import stream
+from games.views import site
 from tests.support.games import client_for, start_geared
 
 pytestmark = pytest.mark.django_db
@@ -21,7 +22,7 @@ def test_the_one_process_paths_serve_the_site_and_the_streams(settings):
     settings.ROOT_URLCONF = run_urls.__name__
     assert resolve("/events/game/7/").func is stream.game_events
     assert resolve("/events/me/").func is stream.my_events
-    assert resolve("/").func is views_site.home
+    assert resolve("/").func is site.home
 
 
 def test_a_stream_url_of_slash_opens_the_streams_on_the_pages_own_origin(settings, alice, bob):
