@@ -13,7 +13,7 @@ from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
-from accounts.models import EmailSuppression, User, Vacation
+from accounts.models import EmailSuppression, PushSubscription, User, Vacation
 from games import moderation, services
 from games.models import Report
 
@@ -203,4 +203,19 @@ class VacationAdmin(admin.ModelAdmin):
         return False
 
     def has_change_permission(self, request, obj=None) -> bool:
+        return False
+
+
+@admin.register(PushSubscription)
+class PushSubscriptionAdmin(admin.ModelAdmin):
+    """A player's devices for Web Push: who, which browser, since when, last reached. The keys
+    are the device's, never shown."""
+
+    list_display = ("user", "device", "created", "last_success")
+    search_fields = ("user__username", "user__email")
+    raw_id_fields = ("user",)
+    fields = ("user", "user_agent", "created", "last_success")
+    readonly_fields = ("user", "user_agent", "created", "last_success")
+
+    def has_add_permission(self, request) -> bool:
         return False

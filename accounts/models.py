@@ -161,3 +161,58 @@ class Vacation(models.Model):
     @property
     def days(self) -> int:
         return (self.last_day - self.first_day).days + 1
+
+
+class PushSubscription(models.Model):
+    """One device (a browser's push subscription) that may be sent Web Push notifications: the
+    push service's endpoint and the keys that encrypt for it (RFC 8291). Removable from the
+    profile; deleted when the push service answers 404 or 410 (the device unsubscribed)."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="push_subscriptions")
+    endpoint = models.URLField(max_length=1000, unique=True)
+    p256dh = models.CharField(max_length=100)  # the device's P-256 public key, base64url
+    auth = models.CharField(max_length=30)  # the 16-byte auth secret, base64url
+    user_agent = models.CharField(max_length=300, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+    last_success = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["user", "-created", "-pk"]
+        indexes = [models.Index(fields=["user", "created"], name="push_subscription_user_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.device} of {self.user}"
+
+    @property
+    def device(self) -> str:
+        """A short name for the profile's list: browser and system from the user agent."""
+        agent = self.user_agent
+        browser = next(
+            (
+                name
+                for token, name in (
+                    ("Edg/", "Edge"),
+                    ("Firefox/", "Firefox"),
+                    ("Chrome/", "Chrome"),
+                    ("Safari/", "Safari"),
+                )
+                if token in agent
+            ),
+            "A browser",
+        )
+        system = next(
+            (
+                name
+                for token, name in (
+                    ("Android", "Android"),
+                    ("iPhone", "iPhone"),
+                    ("iPad", "iPad"),
+                    ("Windows", "Windows"),
+                    ("Mac OS", "macOS"),
+                    ("Linux", "Linux"),
+                )
+                if token in agent
+            ),
+            "",
+        )
+        return f"{browser} on {system}" if system else browser

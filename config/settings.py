@@ -6,6 +6,7 @@ but DEBUG=true; production sets the variables listed in the README.
 
 from __future__ import annotations
 
+from email.utils import parseaddr
 from pathlib import Path
 
 from celery.schedules import crontab
@@ -234,7 +235,13 @@ CELERY_MAIL_QUEUE = env_str("CELERY_MAIL_QUEUE")
 if CELERY_MAIL_QUEUE:
     CELERY_TASK_ROUTES = {
         f"games.tasks.{task}": {"queue": CELERY_MAIL_QUEUE}
-        for task in ("send_notification", "send_invitation", "send_digest", "send_account_mail")
+        for task in (
+            "send_notification",
+            "send_invitation",
+            "send_digest",
+            "send_account_mail",
+            "send_push",
+        )
     }
 # The outbox (docs/delivery.md): what must happen is written in the game's transaction; the
 # sweep re-queues what is overdue. Seconds; tests shorten them.
@@ -247,6 +254,31 @@ OUTBOX_GIVE_UP_AFTER = env_int("OUTBOX_GIVE_UP_AFTER", 86400, minimum=60)  # the
 # A claimed e-mail whose worker died is sent again after this long: above the task's hard
 # time limit, so a send in progress is never taken over.
 OUTBOX_CLAIM_TIMEOUT = env_int("OUTBOX_CLAIM_TIMEOUT", 2 * CELERY_TASK_TIME_LIMIT, minimum=1)
+# Web Push (docs/notifications.md): the VAPID key pair (`manage.py make_vapid_keys` prints the
+# lines) and a contact for the push services (mailto: or https:). Empty keys: no push at all, the
+# site works as before (no switch on the profile, e-mail as today).
+VAPID_PUBLIC_KEY = env_str("VAPID_PUBLIC_KEY").strip()
+VAPID_PRIVATE_KEY = env_str("VAPID_PRIVATE_KEY").strip()
+VAPID_SUBJECT = env_str("VAPID_SUBJECT", f"mailto:{parseaddr(DEFAULT_FROM_EMAIL)[1]}").strip()
+if bool(VAPID_PUBLIC_KEY) != bool(VAPID_PRIVATE_KEY):
+    raise ImproperlyConfigured("Set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY, or neither")
+if VAPID_PUBLIC_KEY and not VAPID_SUBJECT.startswith(("mailto:", "https://")):
+    raise ImproperlyConfigured(
+        f"VAPID_SUBJECT must be a mailto: or https: URL, not {VAPID_SUBJECT!r}"
+    )
+# A push not acknowledged by the push service after this many seconds counts as failed (one
+# attempt: retried with the outbox's backoff). Well inside the tasks' soft time limit.
+PUSH_TIMEOUT = env_int("PUSH_TIMEOUT", 10, minimum=1)
+# How long the push service keeps a push for a phone that is off (seconds, the TTL header).
+PUSH_TTL = env_int("PUSH_TTL", 86400, minimum=0)
+# A turn e-mail to a player with a device subscribed waits this long (seconds) for a push to
+# reach them; it is sent at once when every push failed, and skipped when one arrived.
+PUSH_EMAIL_FALLBACK = env_int("PUSH_EMAIL_FALLBACK", 600, minimum=1)
+# Devices one player may subscribe (older ones must be removed first).
+PUSH_DEVICES_PER_USER = env_int("PUSH_DEVICES_PER_USER", 10, minimum=1)
+# Subscription endpoints must be https; http://127.0.0.1 is allowed only with this on (DEBUG,
+# and the tests' push service on loopback).
+PUSH_ALLOW_LOOPBACK = env_bool("PUSH_ALLOW_LOOPBACK", DEBUG)
 # The daily digest goes out at this hour of each player's own time zone (0–23).
 GEARTABLE_DIGEST_HOUR = env_int("GEARTABLE_DIGEST_HOUR", 7, minimum=0)
 if GEARTABLE_DIGEST_HOUR > 23:

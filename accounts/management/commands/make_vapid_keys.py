@@ -1,0 +1,29 @@
+"""Make a VAPID key pair for Web Push and print the environment lines that set it."""
+
+import base64
+
+from cryptography.hazmat.primitives import serialization
+from cryptography.hazmat.primitives.asymmetric import ec
+from django.core.management.base import BaseCommand
+
+
+def b64url(raw: bytes) -> str:
+    return base64.urlsafe_b64encode(raw).rstrip(b"=").decode()
+
+
+class Command(BaseCommand):
+    help = (
+        "Make a VAPID key pair (P-256) and print VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY lines "
+        "for the environment. Keep the private key secret; changing the pair later means every "
+        "device must subscribe again."
+    )
+
+    def handle(self, *args, **options):
+        key = ec.generate_private_key(ec.SECP256R1())
+        private = key.private_numbers().private_value.to_bytes(32, "big")
+        public = key.public_key().public_bytes(
+            serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+        )
+        self.stdout.write(f"VAPID_PUBLIC_KEY={b64url(public)}")
+        self.stdout.write(f"VAPID_PRIVATE_KEY={b64url(private)}")
+        self.stdout.write("VAPID_SUBJECT=mailto:you@example.com")

@@ -1,0 +1,64 @@
+"""The player's devices for Web Push: subscribe and unsubscribe (JSON, from the page's script),
+and the profile's remove buttons (a form). Every one: POST, CSRF-checked, logged in."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect
+from django.views.decorators.http import require_POST
+
+from accounts import push
+
+BODY_MAX = 4096  # a subscription is a few hundred bytes
+
+
+def _refuse(message: str, status: int = 400) -> JsonResponse:
+    return JsonResponse({"error": message}, status=status)
+
+
+def _json(request: HttpRequest) -> object:
+    if len(request.body) > BODY_MAX:
+        raise push.PushError("The subscription is too long.")
+    try:
+        return json.loads(request.body or b"null")
+    except (UnicodeDecodeError, ValueError):
+        raise push.PushError("Send the subscription as JSON.") from None
+
+
+@login_required
+@require_POST
+def subscribe(request: HttpRequest) -> JsonResponse:
+    """Store this device's subscription: 201 with its id, or 400 with why (nothing stored)."""
+    if not push.enabled():
+        return _refuse("Notifications on devices are not set up on this site.", 404)
+    try:
+        keys = push.parse(_json(request))
+        row = push.subscribe(request.user, keys, request.headers.get("User-Agent", ""))
+    except push.PushError as exc:
+        return _refuse(exc.message)
+    return JsonResponse({"id": row.pk, "device": row.device}, status=201)
+
+
+@login_required
+@require_POST
+def unsubscribe(request: HttpRequest) -> JsonResponse:
+    """Forget this device (the switch turned off): {"endpoint": ...}."""
+    try:
+        data = _json(request)
+        endpoint = push.check_endpoint(data.get("endpoint") if isinstance(data, dict) else None)
+    except push.PushError as exc:
+        return _refuse(exc.message)
+    return JsonResponse({"removed": push.unsubscribe(request.user, endpoint=endpoint)})
+
+
+@login_required
+@require_POST
+def remove_device(request: HttpRequest, device_id: int) -> HttpResponse:
+    """The profile's remove button: one of the player's own devices (another's: nothing)."""
+    if push.unsubscribe(request.user, pk=device_id):
+        messages.success(request, "That device gets no more notifications.")
+    return redirect("profile")

@@ -1,0 +1,17 @@
+"""`{% push_devices user as push %}`: the profile's box of devices for notifications."""
+
+from django import template
+from django.conf import settings
+
+from accounts import push
+
+register = template.Library()
+
+
+@register.simple_tag
+def push_devices(user) -> dict:
+    """Whether push is on, the key the page subscribes with, and the player's devices."""
+    if not push.enabled() or not user.is_authenticated:
+        return {"enabled": False}
+    devices = list(user.push_subscriptions.all())
+    return {"enabled": True, "key": settings.VAPID_PUBLIC_KEY, "devices": devices}

@@ -1,0 +1,26 @@
+"""Web Push on: the site's VAPID keys (made for the test session) and a push service on
+loopback that checks what the site signs (tests/push/service.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.push.service import PushService, vapid_pair
+
+VAPID_PUBLIC, VAPID_PRIVATE = vapid_pair()
+
+
+@pytest.fixture
+def push_on(settings):
+    settings.VAPID_PUBLIC_KEY = VAPID_PUBLIC
+    settings.VAPID_PRIVATE_KEY = VAPID_PRIVATE
+    settings.VAPID_SUBJECT = "mailto:admin@geartable.test"
+    return settings
+
+
+@pytest.fixture
+def push_service(push_on):
+    service = PushService(VAPID_PUBLIC)
+    service.start()
+    yield service
+    service.stop()
