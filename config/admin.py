@@ -16,7 +16,16 @@ from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 
 from accounts.models import User
 from games import moderation, tasks
-from games.models import AccountMail, Digest, Game, Invitation, Notification, Report, Status
+from games.models import (
+    AccountMail,
+    Digest,
+    Game,
+    Invitation,
+    Notification,
+    Push,
+    Report,
+    Status,
+)
 
 # A game owed a step (a resolution, a bot's move) for longer than this is "stuck": the sweep
 # should have repaired it by then (one sweep interval after the grace period).
@@ -74,6 +83,7 @@ def outbox_figures() -> dict:
         ("Invitations", Invitation),
         ("Digests", Digest),
         ("Account e-mails", AccountMail),
+        ("Pushes to devices", Push),
     )
     for label, model in models:
         counts = {"pending": Q(state="pending"), "retrying": Q(state="pending", attempts__gt=0)}

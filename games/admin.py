@@ -29,6 +29,7 @@ from games.models import (
     ModerationAction,
     Move,
     Notification,
+    Push,
     Rating,
     RatingChange,
     Report,
@@ -495,6 +496,20 @@ class DigestAdmin(admin.ModelAdmin):
     list_filter = ["state", "day"]
     search_fields = ["user__username", "user__email"]
     readonly_fields = [f.name for f in Digest._meta.fields]
+
+    def has_add_permission(self, request):
+        return False
+
+
+@admin.register(Push)
+class PushAdmin(admin.ModelAdmin):
+    """Web Pushes in the outbox: which notification, which device, and its delivery (the
+    payload is built when sent and never stored)."""
+
+    list_display = ["created", "notification", "subscription", "state", "attempts", "error"]
+    list_filter = ["state", "created"]
+    search_fields = ["notification__user__username", "notification__user__email"]
+    readonly_fields = [f.name for f in Push._meta.fields]
 
     def has_add_permission(self, request):
         return False

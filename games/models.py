@@ -478,6 +478,40 @@ class Notification(Outgoing):
         return f"{self.get_kind_display()} to {self.user} ({self.game}, turn {self.turn})"
 
 
+class Push(Outgoing):
+    """One Web Push of a notification to one of the player's devices: an outbox row like an
+    e-mail's, written in the same transaction as its Notification, claimed, retried, swept and
+    given up on as e-mails are (docs/delivery.md). The e-mail of the same notification waits for
+    it: skipped if a push reached the player, sent if none did (docs/notifications.md)."""
+
+    notification = models.ForeignKey(Notification, on_delete=models.CASCADE, related_name="pushes")
+    # Empty once the device is gone (removed from the profile, or 404/410 from its push service).
+    subscription = models.ForeignKey(
+        "accounts.PushSubscription",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="pushes",
+    )
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["notification", "subscription"], name="push_once")
+        ]
+        indexes = [
+            models.Index(
+                fields=["state", "next_attempt"],
+                name="push_outbox_idx",
+                condition=models.Q(state__in=["pending", "sending"]),
+            ),
+            models.Index(fields=["state", "created"], name="push_state_idx"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Push of {self.notification}"
+
+
 class Digest(Outgoing):
     """One daily e-mail to a player who chose a digest over an e-mail per turn: the games that
     wait for them. The unique key makes it once per player and day; the row is its outbox."""

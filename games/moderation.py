@@ -26,6 +26,7 @@ from games.models import (
     ModerationAction,
     Move,
     Notification,
+    Push,
     Report,
     Seat,
     Status,
@@ -272,6 +273,7 @@ def requeue_emails(moderator: User, reason: str, *, notification_ids=None) -> in
             counts["invitations"] = outbox.requeue_failed(Invitation)
             counts["digests"] = outbox.requeue_failed(Digest)
             counts["account_mails"] = outbox.requeue_failed(AccountMail)
+            counts["pushes"] = outbox.requeue_failed(Push)
         _record(moderator, "re-queue e-mails", reason, details=counts)
     return sum(counts.values())
 

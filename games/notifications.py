@@ -23,13 +23,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games import effects, invitations, outbox, rows, vacation
+from games import effects, invitations, outbox, rows, vacation, webpush
 from games.models import (
     Digest,
     Game,
     Invitation,
     ModerationAction,
     Notification,
+    Push,
     Seat,
     Status,
     seat_names,
@@ -68,7 +69,7 @@ def may_mail(user, kind: str) -> bool:
 def queue(game: Game, kind: str, seats, *, turn: int = 0, about: int = 0) -> list[int]:
     """Record one e-mail per eligible player and send each after commit. Call inside the
     game's transaction. Returns the ids of the notifications created."""
-    created_ids = []
+    created: list[Notification] = []
     for seat in seats:
         user = seat.user
         if not may_mail(user, kind):
@@ -83,12 +84,15 @@ def queue(game: Game, kind: str, seats, *, turn: int = 0, about: int = 0) -> lis
             next_attempt=outbox.first_attempt(),
         )
         if rows.insert_notification_once(note) is not None:
-            created_ids.append(note.pk)
+            created.append(note)
+    # A player with devices subscribed is pushed first; their e-mail waits (games/webpush.py).
+    pushed = {p.notification_id for p in Push.objects.filter(pk__in=webpush.queue(created))}
     # The move is committed whatever happens to its e-mail: a broker that cannot be reached is
     # logged, and the sweep sends the row later.
-    for note_id in created_ids:
-        effects.after_commit("games.tasks.send_notification", note_id)
-    return created_ids
+    for note in created:
+        if note.pk not in pushed:
+            effects.after_commit("games.tasks.send_notification", note.pk)
+    return [note.pk for note in created]
 
 
 # --- unsubscribe -------------------------------------------------------------------------------
@@ -216,6 +220,8 @@ def deliver(notification_id: int) -> bool:
     if note is None:
         return False
     reason = unwanted(note)
+    if not reason and webpush.reached(note.pk):
+        reason = "Not needed: a notification reached the player's device."
     if reason:
         outbox.mark_skipped(note, reason)
         return False
@@ -229,6 +235,109 @@ def deliver(notification_id: int) -> bool:
             return render_trio(note.kind, note.user.email, context, headers)
 
     return send_claimed(note, build)
+
+
+# --- pushes to devices ------------------------------------------------------------------------
+
+
+def push_unwanted(push: Push) -> str:
+    """Why this push should not go now, or "": the e-mail's rules (`unwanted`) but the digest,
+    which is a choice about e-mail."""
+    note = push.notification
+    if not may_mail(note.user, note.kind):
+        return "No longer wanted: the player turned it off or cannot be reached."
+    if note.kind in WATCHED_KINDS and is_watching(note.game_id, note.user_id):
+        return "Not needed: the player had the game open."
+    if note.kind in TURN_KINDS and not note.game.is_active:
+        return f"No longer wanted: the game is {note.game.get_status_display().lower()}."
+    late = push.attempts > 1 or push.created < timezone.now() - outbox.seconds("OUTBOX_MAIL_GRACE")
+    if late and note.kind in TURN_KINDS and note.game.turn != note.turn:
+        return "No longer wanted: the turn it announced is over."
+    return ""
+
+
+def deliver_push(push_id: int) -> bool:
+    """Send one push if it is still pending, as `deliver` sends an e-mail: claimed, sent with
+    no lock held, marked. A device gone (404/410) is deleted; a failure is retried with the
+    outbox's backoff; either way, if no push of the notification reached the player, its
+    e-mail goes now (`webpush.email_now_if_unreached`). Raises the error after recording it."""
+    push = outbox.claim(
+        Push.objects.select_related("notification__user", "notification__game", "subscription"),
+        push_id,
+    )
+    if push is None:
+        return False
+    note = push.notification
+    if push.subscription is None:
+        outbox.mark_skipped(push, "Not sent: the device was removed.")
+        webpush.email_now_if_unreached(note.pk)
+        return False
+    reason = push_unwanted(push)
+    if reason:
+        outbox.mark_skipped(push, reason)
+        return False
+    if vacation.hold_push_for_return(push):
+        return False
+    try:
+        payload = push_payload(note)
+    except Exception as exc:
+        log.exception("Push %s could not be built", push.pk)
+        outbox.mark_failed(push, repr(exc), final=True)
+        webpush.email_now_if_unreached(note.pk)
+        raise
+    outbox.mark_transmitting(push)
+    try:
+        webpush.transmit(push.subscription, note, payload)
+    except webpush.Gone as exc:
+        push.subscription.delete()  # the push's own row keeps its history, without the device
+        outbox.mark_skipped(push, str(exc))
+        webpush.email_now_if_unreached(note.pk)
+        return False
+    except Exception as exc:  # refused, unreachable, timed out: retried with backoff
+        outbox.mark_failed(push, repr(exc))
+        webpush.email_now_if_unreached(note.pk)
+        raise
+    outbox.mark_sent(push)
+    type(push.subscription).objects.filter(pk=push.subscription_id).update(
+        last_success=timezone.now()
+    )
+    return True
+
+
+# What the phone shows under the title when the e-mail's story has no line to offer.
+PUSH_BODY = {
+    Kind.YOUR_TURN: "It is your turn.",
+    Kind.TURN_RESOLVED: "Program your robots for the next turn.",
+    Kind.GAME_OVER: "See how it ended.",
+    Kind.REMINDER: "Play before the deadline, or a bot plays for you.",
+    Kind.REPLACED: "You missed too many deadlines: a bot plays your seat now.",
+    Kind.PLAYER_REPLACED: "A bot plays their seat now.",
+    Kind.ABORTED: "A moderator stopped the game.",
+}
+
+
+def push_payload(note: Notification) -> dict:
+    """What the phone shows: the e-mail's subject as the title, the last thing that happened
+    as the player's own page tells it (`_context`: never another seat's hand, a program or the
+    deck), the game's link, a tag per game (a newer one replaces it on the device) and the
+    number of games waiting for the player (the app's badge)."""
+    context, _ = _context(note)
+    context = {"site_url": settings.SITE_URL, **context}
+    with timezone.override(_zone(note.user)):
+        title = " ".join(render_to_string(f"emails/{note.kind}_subject.txt", context).split())
+    lines = context.get("events") or context.get("story") or []
+    # The last two things that happened (a Geared turn: a play, then the draw that ends it).
+    body = " ".join(" ".join(str(line).split()) for line in lines[-2:]) or PUSH_BODY[note.kind]
+    waiting = Seat.objects.filter(
+        user_id=note.user_id, to_act=True, game__status=Status.ACTIVE
+    ).count()
+    return {
+        "title": title[:120],
+        "body": body[:240],
+        "url": note.game.get_absolute_url(),
+        "tag": webpush.topic(note),
+        "waiting": waiting,
+    }
 
 
 def send_claimed(row, build) -> bool:

@@ -28,7 +28,16 @@ from django.db.models import F, Q, QuerySet
 from django.utils import timezone
 
 from games import effects
-from games.models import AccountMail, Digest, Game, Invitation, Notification, Outgoing, Status
+from games.models import (
+    AccountMail,
+    Digest,
+    Game,
+    Invitation,
+    Notification,
+    Outgoing,
+    Push,
+    Status,
+)
 
 log = logging.getLogger(__name__)
 
@@ -39,6 +48,7 @@ MAIL_TASKS = {
     Invitation: "games.tasks.send_invitation",
     Digest: "games.tasks.send_digest",
     AccountMail: "games.tasks.send_account_mail",
+    Push: "games.tasks.send_push",  # a Web Push to one device (games/webpush.py)
 }
 # The note of a row whose attempt was cut off mid-send, kept when it is then not sent again.
 MAYBE_SENT = "An earlier attempt was cut off in the middle of sending: it may have arrived"

@@ -72,6 +72,12 @@ def send_account_mail(mail_id: int) -> bool:
 
 
 @shared_task
+def send_push(push_id: int) -> bool:
+    """A Web Push of a notification to one device (games/webpush.py)."""
+    return _send(notifications.deliver_push, push_id)
+
+
+@shared_task
 def queue_digests() -> int:
     """Beat, hourly: the daily digests of the players for whom it is now GEARTABLE_DIGEST_HOUR."""
     return len(notifications.queue_digests())

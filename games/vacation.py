@@ -19,7 +19,7 @@ from django.utils import timezone
 from accounts import vacation as allowance
 from accounts.models import User
 from games import effects, outbox
-from games.models import Digest, Game, Notification, Seat, Status
+from games.models import Digest, Game, Notification, Push, Seat, Status
 
 # What a held e-mail's row says while it waits (its `error`, shown in the admin's outbox).
 HELD = "Held: the player is away on vacation"
@@ -173,18 +173,41 @@ def hold_for_return(note: Notification) -> bool:
     ):
         outbox.mark_skipped(note, "Not needed: the turn's own e-mail waits for the player.")
         return True
-    Notification.objects.filter(
-        pk=note.pk, state=outbox.State.SENDING, claimed=note.claimed
-    ).update(
+    # An e-mail with pushes waits, on return too, for a push to reach the player first.
+    back = user.away_ends + (_fallback() if _has_pushes(note.pk) else timedelta(0))
+    _hold(Notification, note, back)
+    return True
+
+
+def hold_push_for_return(push: Push) -> bool:
+    """notifications.deliver_push, after the claim: as `hold_for_return`, a turn push to a
+    player who is away waits for their return. True if held."""
+    note = push.notification
+    if note.kind not in HELD_KINDS or not is_away(note.user):
+        return False
+    _hold(Push, push, note.user.away_ends)
+    return True
+
+
+def _hold(model, row, back: datetime) -> None:
+    user = row.user if model is Notification else row.notification.user
+    model.objects.filter(pk=row.pk, state=outbox.State.SENDING, claimed=row.claimed).update(
         state=outbox.State.PENDING,
         claimed=None,
         attempts=F("attempts") - 1,  # waiting is not a failed attempt
-        next_attempt=user.away_ends,
-        give_up_at=user.away_ends + outbox.seconds("OUTBOX_GIVE_UP_AFTER"),
+        next_attempt=back,
+        give_up_at=back + outbox.seconds("OUTBOX_GIVE_UP_AFTER"),
         error=f"{HELD} until {user.away_until:%d %b %Y}.",
     )
     # 0 rows: the claim was taken back meanwhile, and the row is another worker's to send.
-    return True
+
+
+def _fallback() -> timedelta:
+    return outbox.seconds("PUSH_EMAIL_FALLBACK")
+
+
+def _has_pushes(note_id: int) -> bool:
+    return Push.objects.filter(notification_id=note_id).exists()
 
 
 def _release_mail(user: User, when: datetime, now: datetime) -> None:
@@ -198,9 +221,30 @@ def _release_mail(user: User, when: datetime, now: datetime) -> None:
         next_attempt=when,
         give_up_at=when + outbox.seconds("OUTBOX_GIVE_UP_AFTER"),
     )
+    # Those with pushes wait for them: the pushes go at `when`, their e-mails a fallback later.
+    with_pushes = set(
+        Push.objects.filter(notification_id__in=ids).values_list("notification_id", flat=True)
+    )
+    Notification.objects.filter(pk__in=with_pushes, state=outbox.State.PENDING).update(
+        next_attempt=when + _fallback(),
+        give_up_at=when + _fallback() + outbox.seconds("OUTBOX_GIVE_UP_AFTER"),
+    )
+    pushes = Push.objects.filter(
+        notification__user=user,
+        state=outbox.State.PENDING,
+        error__startswith=HELD,
+        next_attempt__gt=when,
+    )
+    push_ids = list(pushes.values_list("pk", flat=True))
+    Push.objects.filter(pk__in=push_ids, state=outbox.State.PENDING).update(
+        next_attempt=when, give_up_at=when + outbox.seconds("OUTBOX_GIVE_UP_AFTER")
+    )
     if when <= now:
         for pk in ids:
-            effects.after_commit("games.tasks.send_notification", pk)
+            if pk not in with_pushes:
+                effects.after_commit("games.tasks.send_notification", pk)
+        for pk in push_ids:
+            effects.after_commit("games.tasks.send_push", pk)
 
 
 def skip_digest(digest: Digest) -> bool:

@@ -121,7 +121,13 @@ class PushService:
                 status, claims = service.check(self)
                 with service.lock:
                     service.received.append(
-                        Push(self.path, dict(self.headers), body, claims, status)
+                        Push(
+                            self.path,
+                            {k.lower(): v for k, v in self.headers.items()},
+                            body,
+                            claims,
+                            status,
+                        )
                     )
                 self.send_response(status)
                 self.send_header("Content-Length", "0")

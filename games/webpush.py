@@ -1,0 +1,140 @@
+"""Web Push: the outbox rows of a notification's pushes, and one push's trip to a push service.
+
+A notification due to a player with devices subscribed (accounts.PushSubscription) gets one
+`Push` row per device, written in the game's transaction next to the e-mail's row; the e-mail
+then waits PUSH_EMAIL_FALLBACK for a push to reach the player (docs/notifications.md). Sending
+is VAPID-signed (RFC 8292) and encrypted for the device (RFC 8291, aes128gcm) by pywebpush,
+with the headers of RFC 8030: `TTL`, `Urgency`, and a `Topic` per game, so that a newer push of
+a game replaces an older one still waiting on the push service. What to send, and whether, is
+games/notifications.py's (`deliver_push`).
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import time
+from datetime import timedelta
+from urllib.parse import urlsplit
+
+from django.conf import settings
+from django.utils import timezone
+from py_vapid import Vapid
+from pywebpush import WebPushException, webpush
+
+from accounts.models import PushSubscription
+from games import effects, outbox
+from games.models import Notification, Push
+
+TASK = "games.tasks.send_push"
+# Pushes that wake the phone at once; the others may wait for its next wake-up (RFC 8030 5.3).
+URGENT = (Notification.Kind.YOUR_TURN, Notification.Kind.REMINDER)
+GONE = (404, 410)  # the device unsubscribed: the subscription is deleted
+
+
+class Gone(Exception):
+    """The push service says this subscription no longer exists (404 or 410)."""
+
+
+def enabled() -> bool:
+    return bool(settings.VAPID_PUBLIC_KEY and settings.VAPID_PRIVATE_KEY)
+
+
+def queue(notes: list[Notification]) -> list[int]:
+    """One Push row per device of each note's player, written in the caller's transaction and
+    sent on commit; a note with pushes has its e-mail wait PUSH_EMAIL_FALLBACK (it is queued
+    by the sweep then, or at once when every push failed). Returns the ids of the pushes."""
+    if not enabled() or not notes:
+        return []
+    devices: dict[int, list[int]] = {}
+    for user_id, pk in PushSubscription.objects.filter(
+        user_id__in={n.user_id for n in notes}
+    ).values_list("user_id", "pk"):
+        devices.setdefault(user_id, []).append(pk)
+    created = []
+    waiting = []
+    for note in notes:
+        for subscription_id in devices.get(note.user_id, []):
+            push = Push.objects.create(
+                notification=note,
+                subscription_id=subscription_id,
+                next_attempt=outbox.first_attempt(),
+            )
+            created.append(push.pk)
+        if note.user_id in devices:
+            waiting.append(note.pk)
+    Notification.objects.filter(pk__in=waiting).update(next_attempt=fallback_at())
+    for pk in created:
+        effects.after_commit(TASK, pk)
+    return created
+
+
+def fallback_at(start=None):
+    return (start or timezone.now()) + timedelta(seconds=settings.PUSH_EMAIL_FALLBACK)
+
+
+def has_pushes(note: Notification) -> bool:
+    return Push.objects.filter(notification_id=note.pk).exists()
+
+
+def reached(note_id: int) -> bool:
+    """Did a push of this notification reach a device?"""
+    return Push.objects.filter(notification_id=note_id, state=outbox.State.SENT).exists()
+
+
+def email_now_if_unreached(note_id: int) -> bool:
+    """After a push failed (an attempt, or the device gone): if no push of the notification
+    reached the player and none is still on its first try, its e-mail goes now instead of at
+    the end of PUSH_EMAIL_FALLBACK (the e-mail's own checks run then). True if queued."""
+    pushes = Push.objects.filter(notification_id=note_id)
+    if pushes.filter(state=outbox.State.SENT).exists():
+        return False
+    first_try = pushes.filter(state=outbox.State.SENDING) | pushes.filter(
+        state=outbox.State.PENDING, attempts=0
+    )
+    if first_try.exists():
+        return False
+    return effects.enqueue("games.tasks.send_notification", note_id)
+
+
+@functools.cache
+def _vapid(private_key: str) -> Vapid:
+    return Vapid.from_string(private_key)
+
+
+def topic(note: Notification) -> str:
+    """RFC 8030 5.4: at most 32 URL-safe base64 characters. One per game: a newer push of the
+    game replaces an older one the push service still holds for a phone that is off."""
+    return f"game-{note.game_id}"
+
+
+def transmit(subscription: PushSubscription, note: Notification, payload: dict) -> None:
+    """Send one push; raises Gone (404/410), or any other error for a retry."""
+    endpoint = subscription.endpoint
+    parts = urlsplit(endpoint)
+    claims = {
+        "sub": settings.VAPID_SUBJECT,
+        "aud": f"{parts.scheme}://{parts.netloc}",
+        "exp": int(time.time()) + 12 * 3600,  # at most 24 h (RFC 8292 2)
+    }
+    try:
+        webpush(
+            subscription_info={
+                "endpoint": endpoint,
+                "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
+            },
+            data=json.dumps(payload, separators=(",", ":")),
+            vapid_private_key=_vapid(settings.VAPID_PRIVATE_KEY),
+            vapid_claims=claims,
+            ttl=settings.PUSH_TTL,
+            timeout=settings.PUSH_TIMEOUT,
+            headers={
+                "Urgency": "high" if note.kind in URGENT else "normal",
+                "Topic": topic(note),
+            },
+        )
+    except WebPushException as exc:
+        status = getattr(exc.response, "status_code", None)
+        if status in GONE:
+            raise Gone(f"The push service answered {status}: the device unsubscribed") from exc
+        raise RuntimeError(f"The push service answered {status}: {exc.message[:300]}") from exc

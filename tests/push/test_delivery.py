@@ -1,0 +1,239 @@
+"""Web Push through the outbox (issue 26), against a real push service on loopback that checks
+the VAPID JWT and whose pushes the test decrypts with the device's keys: what the phone shows.
+
+Tasks run eagerly on commit (as in tests/notify); a retry is the outbox's sweep, run at the
+time the row is due (`sweep(now=...)`), as the in-process e-mail tests do."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from accounts.models import PushSubscription
+from games import outbox, vacation
+from games.models import Notification, Push, Seat
+from tests.notify.helpers import Note, notes, play_turn, seat_to_act, submit_program
+from tests.support.games import client_for, start_geared, start_oog
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+State = Notification.State
+
+
+def subscribe(user, device) -> PushSubscription:
+    answer = client_for(user).post(
+        "/accounts/push/subscribe/",
+        json.dumps(device.subscription()),
+        content_type="application/json",
+        HTTP_USER_AGENT="Mozilla/5.0 (Android 14) Chrome/140.0",
+    )
+    assert answer.status_code == 201, answer.content
+    return PushSubscription.objects.get(endpoint=device.endpoint)
+
+
+def the_next(game):
+    mover = seat_to_act(game)
+    return next(s for s in game.seats.select_related("user") if s.pk != mover.pk).user
+
+
+def sweep_when_due(model=Push) -> dict:
+    """The beat's sweep, at the time the earliest pending row of `model` is due."""
+    due = model.objects.filter(state=State.PENDING).order_by("next_attempt").first()
+    assert due is not None, f"no pending {model.__name__}"
+    return outbox.sweep(now=due.next_attempt + timedelta(seconds=1))
+
+
+def mails_to(mailoutbox, user) -> list:
+    return [m for m in mailoutbox if m.to == [user.email]]
+
+
+def test_your_turn_is_pushed_readable_and_the_email_is_not_needed(
+    push_service, mailoutbox, alice, bob
+):
+    game = start_geared([alice, bob], target=2000)
+    waiting = the_next(game)
+    phone = push_service.device("phone")
+    subscribe(waiting, phone)
+    mover = play_turn(game)
+
+    [push] = push_service.accepted("phone")
+    assert push_service.errors == []
+    shown = phone.decrypt(push.body)
+    assert set(shown) == {"title", "body", "url", "tag", "waiting"}
+    assert shown["title"] == f"Your turn in {game.get_kind_display()} #{game.pk}"
+    assert shown["url"] == f"/games/{game.pk}/"
+    assert shown["tag"] == f"game-{game.pk}" and shown["waiting"] == 1
+    assert mover.user.name in shown["body"]  # what the mover did, as the player's page says it
+    assert push.headers["ttl"] == "86400"
+    assert push.headers["urgency"] == "high"
+    assert push.headers["topic"] == f"game-{game.pk}"
+    assert push.claims["aud"] == push_service.origin
+    row = Push.objects.get()
+    assert row.state == State.SENT
+    assert PushSubscription.objects.get().last_success is not None
+
+    # The e-mail waited for the push, and is not sent once one reached the player.
+    note = notes(game, Note.YOUR_TURN, user=waiting).get()
+    assert note.state == State.PENDING and note.next_attempt > timezone.now()
+    assert mails_to(mailoutbox, waiting) == []
+    sweep_when_due(Notification)
+    note.refresh_from_db()
+    assert note.state == State.SKIPPED
+    assert note.error == "Not needed: a notification reached the player's device."
+    assert mails_to(mailoutbox, waiting) == []
+
+
+def test_without_a_device_the_email_goes_at_once_as_before(push_service, mailoutbox, alice, bob):
+    game = start_geared([alice, bob], target=2000)
+    waiting = the_next(game)
+    play_turn(game)
+    assert not Push.objects.exists()
+    assert len(mails_to(mailoutbox, waiting)) == 1
+    assert push_service.received == []
+
+
+def test_410_deletes_the_subscription_and_the_email_goes_at_once(
+    push_service, mailoutbox, alice, bob
+):
+    game = start_geared([alice, bob], target=2000)
+    waiting = the_next(game)
+    phone = push_service.device("gone")
+    subscribe(waiting, phone)
+    push_service.answers["/push/gone"] = 410
+    play_turn(game)
+
+    assert [p.status for p in push_service.received] == [410]
+    assert not PushSubscription.objects.exists()
+    row = Push.objects.get()
+    assert row.state == State.SKIPPED and "410" in row.error and row.subscription is None
+    # No push reached the player: the e-mail did not wait for the fallback time.
+    assert len(mails_to(mailoutbox, waiting)) == 1
+    assert notes(game, Note.YOUR_TURN, user=waiting).get().state == State.SENT
+
+
+def test_push_service_down_the_push_is_retried_and_delivered_once_when_it_returns(
+    push_service, mailoutbox, alice, bob
+):
+    game = start_geared([alice, bob], target=2000)
+    waiting = the_next(game)
+    phone = push_service.device("phone")
+    subscribe(waiting, phone)
+    push_service.stop()
+    play_turn(game)
+
+    row = Push.objects.get()
+    assert row.state == State.PENDING and row.attempts == 1 and row.error
+    # Every push failed: the e-mail went at once (it is the fallback).
+    assert len(mails_to(mailoutbox, waiting)) == 1
+
+    sweep_when_due()  # still down: another failed attempt, pushed back further
+    row.refresh_from_db()
+    assert row.state == State.PENDING and row.attempts == 2
+
+    push_service.start()  # back, on the same port
+    sweep_when_due()
+    row.refresh_from_db()
+    assert row.state == State.SENT
+    assert len(push_service.accepted("phone")) == 1
+    assert phone.decrypt(push_service.accepted("phone")[0].body)["url"] == f"/games/{game.pk}/"
+    # Nothing more is owed: later sweeps send nothing again.
+    outbox.sweep(now=timezone.now() + timedelta(days=2))
+    assert len(push_service.accepted("phone")) == 1
+    assert len(mails_to(mailoutbox, waiting)) == 1
+
+
+def test_a_push_given_up_after_a_day_is_failed_and_shown(push_service, alice, bob, settings):
+    game = start_geared([alice, bob], target=2000)
+    waiting = the_next(game)
+    subscribe(waiting, push_service.device("phone"))
+    push_service.stop()
+    play_turn(game)
+    Push.objects.update(created=timezone.now() - timedelta(days=1, seconds=1))
+    sweep_when_due()
+    assert Push.objects.get().state == State.FAILED
+
+
+def test_a_player_watching_the_game_is_sent_nothing(push_service, mailoutbox, alice, bob):
+    game = start_geared([alice, bob], target=2000)
+    waiting = the_next(game)
+    subscribe(waiting, push_service.device("phone"))
+    client_for(waiting).get(f"/games/{game.pk}/poll/", {"v": game.version})
+    assert Seat.objects.get(game=game, user=waiting).watched is not None
+    play_turn(game)
+
+    assert push_service.received == []
+    row = Push.objects.get()
+    assert row.state == State.SKIPPED and row.error == "Not needed: the player had the game open."
+    sweep_when_due(Notification)
+    assert mails_to(mailoutbox, waiting) == []
+
+
+def test_a_player_on_vacation_is_pushed_on_return_and_mailed_only_if_unreached(
+    push_service, mailoutbox, alice, bob
+):
+    game = start_geared([alice, bob], target=2000)
+    waiting = the_next(game)
+    phone = push_service.device("phone")
+    subscribe(waiting, phone)
+    vacation.take(waiting, timezone.localdate() + timedelta(days=3))
+    waiting.refresh_from_db()
+    play_turn(game)
+
+    row = Push.objects.get()
+    assert row.state == State.PENDING and row.error.startswith(vacation.HELD)
+    assert row.next_attempt == waiting.away_ends
+    assert push_service.received == []
+
+    vacation.come_back(waiting)
+    assert Push.objects.get().state == State.SENT
+    assert len(push_service.accepted("phone")) == 1
+    sweep_when_due(Notification)
+    assert mails_to(mailoutbox, waiting) == []
+
+
+# --- no hidden information in any payload --------------------------------------------------------
+
+
+def _scan(payloads: list[dict], game) -> None:
+    game.refresh_from_db()
+    state = game.state
+    for shown in payloads:
+        assert set(shown) == {"title", "body", "url", "tag", "waiting"}
+        flat = json.dumps(shown)
+        assert str(game.seed) not in flat
+        assert not re.search(r"\b(seed|rng|hand|draw pile|deck)\b", flat, re.I), flat
+        assert str(state.get("rng")) not in flat
+
+
+def test_no_payload_carries_hidden_information(push_service, alice, bob, carol):
+    """G19, O18: a push says what the recipient's own page says: never a card in another
+    hand, the draw order, an unrevealed program, the seed."""
+    devices = {u.pk: push_service.device(u.username) for u in (alice, bob, carol)}
+    for user in (alice, bob, carol):
+        subscribe(user, devices[user.pk])
+    geared = start_geared([alice, bob, carol], target=2000)
+    for _ in range(9):
+        play_turn(geared)
+    oog = start_oog([alice, bob, carol])
+    for _ in range(2):
+        for user in (alice, bob, carol):
+            submit_program(oog, user)
+    by_path = {f"/push/{u.username}": (u, devices[u.pk]) for u in (alice, bob, carol)}
+    shown = [by_path[p.path][1].decrypt(p.body) for p in push_service.accepted()]
+    assert len(shown) >= 9 + 3  # a your turn a Geared move, a turn resolved for each in OOG
+    _scan([s for s in shown if s["tag"] == f"game-{geared.pk}"], geared)
+    _scan([s for s in shown if s["tag"] == f"game-{oog.pk}"], oog)
+    # A Geared push names a card only as the recipient's page may: the others' hands are never
+    # in it (each push is for one seat: the card names it shows are public or the seat's own).
+    geared.refresh_from_db()
+    for push in push_service.accepted():
+        user, device = by_path[push.path]
+        payload = device.decrypt(push.body)
+        if payload["tag"] != f"game-{geared.pk}":
+            continue
+        # Another seat's draw is a number of cards, never which.
+        assert not re.search(r"drew (?!\d+ cards?\b)", payload["body"]), payload
