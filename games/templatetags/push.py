@@ -15,3 +15,10 @@ def push_devices(user) -> dict:
         return {"enabled": False}
     devices = list(user.push_subscriptions.all())
     return {"enabled": True, "key": settings.VAPID_PUBLIC_KEY, "devices": devices}
+
+
+@register.simple_tag
+def push_key(user) -> str:
+    """The key a page subscribes this device with (base.html's `data-push-key`), or "" when
+    push is off or nobody is logged in: then no page offers notifications."""
+    return settings.VAPID_PUBLIC_KEY if push.enabled() and user.is_authenticated else ""
