@@ -13,9 +13,10 @@ from playwright.sync_api import expect
 
 from accounts.models import PushSubscription
 from tests.e2e.helpers import PHONE, WAIT_MS, log_in
+from tests.e2e.test_outofgears_e2e import program_by_tapping
 from tests.notify.helpers import play_turn, seat_to_act
 from tests.push.service import PushService, b64url, vapid_pair
-from tests.support.games import start_geared
+from tests.support.games import start_geared, start_oog
 from tests.support.users import PASSWORD
 from tests.support.waiting import wait_for
 
@@ -134,4 +135,28 @@ def test_a_real_push_handed_to_the_service_worker_shows_the_notification(
         }
     ]
     assert shown["title"] == f"Your turn in Geared: Build Your Bike #{game.pk}"
+    problems.assert_none()
+
+
+def test_the_offer_to_notify_comes_after_the_first_move_never_on_load(
+    live_server, new_page, problems, push_on, alice, bob, carol
+):
+    game = start_oog([alice, bob, carol], robots=[(1,), (4,), (7,)])
+    page = new_page(alice.username, viewport=PHONE)
+    log_in(page, live_server, alice.username, PASSWORD)
+    page.goto(f"{live_server.url}{game.get_absolute_url()}")
+    expect(page.locator("#game form.program-form")).to_be_visible()
+    assert page.evaluate("Notification.permission") == "default"
+    expect(page.locator("#push-offer")).to_have_count(0)
+
+    program_by_tapping(page, "attack", lambda robot, values: robot)
+    offer = page.locator("#push-offer")
+    expect(offer).to_contain_text("Get a notification on this device when it is your turn?")
+    offer.get_by_role("button", name="Not now").click()
+    expect(offer).to_have_count(0)
+    # Answered: this device is not asked again (app.js reads the answer before offering).
+    assert page.evaluate("localStorage.getItem('geartable-push-asked')") == "no"
+    page.reload()
+    expect(page.locator("#game form.program-form, #game .current-program").first).to_be_visible()
+    expect(page.locator("#push-offer")).to_have_count(0)
     problems.assert_none()
