@@ -237,3 +237,27 @@ def test_no_payload_carries_hidden_information(push_service, alice, bob, carol):
             continue
         # Another seat's draw is a number of cards, never which.
         assert not re.search(r"drew (?!\d+ cards?\b)", payload["body"]), payload
+
+
+def test_a_failed_push_is_on_the_admins_outbox_and_sent_again_from_there(
+    push_service, alice, bob, django_user_model
+):
+    game = start_geared([alice, bob], target=2000)
+    waiting = the_next(game)
+    subscribe(waiting, push_service.device("phone"))
+    push_service.stop()
+    play_turn(game)
+    Push.objects.update(state=State.FAILED, error="ConnectionError('refused')")
+    moderator = django_user_model.objects.create_user(
+        "mod", "mod@example.com", "pw", is_staff=True, is_superuser=True
+    )
+    admin = client_for(moderator)
+    page = admin.get("/admin/outbox/").content.decode()
+    assert "Pushes to devices" in page and "/admin/games/push/" in page
+    assert "ConnectionError" in admin.get("/admin/games/push/").content.decode()
+
+    push_service.start()
+    answer = admin.post("/admin/outbox/", {"action": "requeue", "reason": "push service back"})
+    assert answer.status_code == 302
+    assert Push.objects.get().state == State.SENT
+    assert len(push_service.accepted("phone")) == 1
