@@ -1,5 +1,6 @@
 from django import forms
 
+from accounts import push
 from accounts.models import User
 from accounts.names import check_name
 
@@ -12,11 +13,17 @@ class ProfileForm(forms.ModelForm):
             "time_zone",
             "notify_turn",
             "email_digest",
+            "email_with_push",
             "notify_reminder",
             "notify_invitation",
             "only_known_inviters",
             "turn_sound",
         ]
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not push.enabled():  # no notifications on devices: nothing to choose
+            del self.fields["email_with_push"]
 
     def clean_display_name(self):
         name = self.cleaned_data["display_name"]

@@ -38,6 +38,11 @@ class User(AbstractUser):
         help_text="Instead of an e-mail at each turn: one a day, listing every game that waits "
         "for you (as correspondence players like it).",
     )
+    email_with_push = models.BooleanField(
+        "E-mail me even when my device was notified",
+        default=False,
+        help_text="Off: a turn e-mail comes only when no notification reached any of your devices.",
+    )
     notify_reminder = models.BooleanField(
         "Remind me before a deadline",
         default=True,

@@ -72,7 +72,11 @@ def queue(game: Game, kind: str, seats, *, turn: int = 0, about: int = 0) -> lis
     created: list[Notification] = []
     for seat in seats:
         user = seat.user
-        if not may_mail(user, kind):
+        # E-mail, a device, or both (the e-mail row is the notification's; a player who wants
+        # pushes only has it skipped: games/webpush.py).
+        if not may_mail(user, kind) and not (
+            webpush.may_push(user, kind) and webpush.has_devices(user)
+        ):
             continue
         # At most once (the unique key): one INSERT that writes nothing if the row is there.
         note = Notification(
@@ -86,11 +90,11 @@ def queue(game: Game, kind: str, seats, *, turn: int = 0, about: int = 0) -> lis
         if rows.insert_notification_once(note) is not None:
             created.append(note)
     # A player with devices subscribed is pushed first; their e-mail waits (games/webpush.py).
-    pushed = {p.notification_id for p in Push.objects.filter(pk__in=webpush.queue(created))}
+    waiting = set(webpush.queue(created))
     # The move is committed whatever happens to its e-mail: a broker that cannot be reached is
     # logged, and the sweep sends the row later.
     for note in created:
-        if note.pk not in pushed:
+        if note.pk not in waiting:
             effects.after_commit("games.tasks.send_notification", note.pk)
     return [note.pk for note in created]
 
@@ -220,7 +224,7 @@ def deliver(notification_id: int) -> bool:
     if note is None:
         return False
     reason = unwanted(note)
-    if not reason and webpush.reached(note.pk):
+    if not reason and not note.user.email_with_push and webpush.reached(note.pk):
         reason = "Not needed: a notification reached the player's device."
     if reason:
         outbox.mark_skipped(note, reason)
@@ -244,7 +248,7 @@ def push_unwanted(push: Push) -> str:
     """Why this push should not go now, or "": the e-mail's rules (`unwanted`) but the digest,
     which is a choice about e-mail."""
     note = push.notification
-    if not may_mail(note.user, note.kind):
+    if not webpush.may_push(note.user, note.kind):  # preferences may have changed since
         return "No longer wanted: the player turned it off or cannot be reached."
     if note.kind in WATCHED_KINDS and is_watching(note.game_id, note.user_id):
         return "Not needed: the player had the game open."

@@ -40,10 +40,28 @@ def enabled() -> bool:
     return bool(settings.VAPID_PUBLIC_KEY and settings.VAPID_PRIVATE_KEY)
 
 
+# The profile's switch that governs each kind on devices (None: the device's own switch only).
+# "E-mail me when it is my turn" is about e-mail: a device turned on is asked for its turns.
+PREFERENCE = {Notification.Kind.REMINDER: "notify_reminder"}
+
+
+def may_push(user, kind: str) -> bool:
+    """Never a bot, an inactive or suspended player, or a kind they turned off."""
+    if not enabled() or user is None or not user.is_active or user.is_suspended:
+        return False
+    preference = PREFERENCE.get(kind)
+    return preference is None or getattr(user, preference)
+
+
+def has_devices(user) -> bool:
+    return PushSubscription.objects.filter(user=user).exists()
+
+
 def queue(notes: list[Notification]) -> list[int]:
     """One Push row per device of each note's player, written in the caller's transaction and
     sent on commit; a note with pushes has its e-mail wait PUSH_EMAIL_FALLBACK (it is queued
-    by the sweep then, or at once when every push failed). Returns the ids of the pushes."""
+    by the sweep then, or at once when every push failed), unless the player asked for both
+    (`email_with_push`). Returns the ids of the notes whose e-mail waits."""
     if not enabled() or not notes:
         return []
     devices: dict[int, list[int]] = {}
@@ -54,6 +72,8 @@ def queue(notes: list[Notification]) -> list[int]:
     created = []
     waiting = []
     for note in notes:
+        if not may_push(note.user, note.kind):
+            continue
         for subscription_id in devices.get(note.user_id, []):
             push = Push.objects.create(
                 notification=note,
@@ -61,12 +81,12 @@ def queue(notes: list[Notification]) -> list[int]:
                 next_attempt=outbox.first_attempt(),
             )
             created.append(push.pk)
-        if note.user_id in devices:
+        if note.user_id in devices and not note.user.email_with_push:
             waiting.append(note.pk)
     Notification.objects.filter(pk__in=waiting).update(next_attempt=fallback_at())
     for pk in created:
         effects.after_commit(TASK, pk)
-    return created
+    return waiting
 
 
 def fallback_at(start=None):

@@ -261,3 +261,36 @@ def test_a_failed_push_is_on_the_admins_outbox_and_sent_again_from_there(
     assert answer.status_code == 302
     assert Push.objects.get().state == State.SENT
     assert len(push_service.accepted("phone")) == 1
+
+
+def test_a_player_who_wants_no_turn_emails_still_gets_the_push(
+    push_service, mailoutbox, alice, bob
+):
+    """"E-mail me when it is my turn" off is about e-mail: the device turned on is notified."""
+    game = start_geared([alice, bob], target=2000)
+    waiting = the_next(game)
+    type(waiting).objects.filter(pk=waiting.pk).update(notify_turn=False)
+    phone = push_service.device("phone")
+    subscribe(waiting, phone)
+    play_turn(game)
+    assert len(push_service.accepted("phone")) == 1
+    push_service.stop()  # even when the push then fails, no e-mail: the player wants none
+    play_turn(game)
+    play_turn(game)
+    outbox.sweep(now=timezone.now() + timedelta(hours=1))
+    assert mails_to(mailoutbox, waiting) == []
+    assert set(notes(game, Note.YOUR_TURN, user=waiting).values_list("state", flat=True)) == {
+        State.SKIPPED
+    }
+
+
+def test_a_player_who_asked_for_both_gets_the_email_at_once_too(
+    push_service, mailoutbox, alice, bob
+):
+    game = start_geared([alice, bob], target=2000)
+    waiting = the_next(game)
+    type(waiting).objects.filter(pk=waiting.pk).update(email_with_push=True)
+    subscribe(waiting, push_service.device("phone"))
+    play_turn(game)
+    assert len(push_service.accepted("phone")) == 1
+    assert len(mails_to(mailoutbox, waiting)) == 1

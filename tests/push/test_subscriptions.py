@@ -159,3 +159,9 @@ def test_make_vapid_keys_prints_a_pair_that_signs(capsys):
     public = base64.urlsafe_b64decode(lines["VAPID_PUBLIC_KEY"] + "==")
     assert len(public) == 65 and public[0] == 4
     assert vapid.public_key.public_numbers().x == int.from_bytes(public[1:33])
+
+
+def test_the_email_too_choice_is_on_the_profile_only_with_push_on(push_on, alice_client, alice):
+    assert b'name="email_with_push"' in alice_client.get(reverse("profile")).content
+    push_on.VAPID_PUBLIC_KEY = push_on.VAPID_PRIVATE_KEY = ""
+    assert b'name="email_with_push"' not in alice_client.get(reverse("profile")).content
