@@ -1,15 +1,14 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from games import pwa
-from games.views import site
+from games.views import app, site
 
 urlpatterns = [
     path("", site.home, name="home"),
     path("favicon.ico", site.favicon),
-    path("manifest.webmanifest", pwa.manifest, name="manifest"),
-    path("sw.js", pwa.service_worker, name="service_worker"),
-    path("offline/", pwa.offline, name="offline"),
+    path("manifest.webmanifest", app.manifest, name="manifest"),
+    path("sw.js", app.service_worker, name="service_worker"),
+    path("offline/", app.offline, name="offline"),
     path("healthz/", site.healthz, name="healthz"),
     path("rules/", site.rules, name="rules"),
     path("rules/<slug:game>/", site.rules_game, name="rules_game"),

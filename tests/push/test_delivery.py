@@ -266,7 +266,7 @@ def test_a_failed_push_is_on_the_admins_outbox_and_sent_again_from_there(
 def test_a_player_who_wants_no_turn_emails_still_gets_the_push(
     push_service, mailoutbox, alice, bob
 ):
-    """"E-mail me when it is my turn" off is about e-mail: the device turned on is notified."""
+    """ "E-mail me when it is my turn" off is about e-mail: the device turned on is notified."""
     game = start_geared([alice, bob], target=2000)
     waiting = the_next(game)
     type(waiting).objects.filter(pk=waiting.pk).update(notify_turn=False)

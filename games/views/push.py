@@ -1,4 +1,4 @@
-"""The player's devices for Web Push: subscribe and unsubscribe (JSON, from the page's script),
+"""The profile's devices for Web Push: subscribe and unsubscribe (JSON, from the page's script),
 and the profile's remove buttons (a form). Every one: POST, CSRF-checked, logged in."""
 
 from __future__ import annotations
