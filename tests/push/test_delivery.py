@@ -1,8 +1,9 @@
 """Web Push through the outbox (issue 26), against a real push service on loopback that checks
 the VAPID JWT and whose pushes the test decrypts with the device's keys: what the phone shows.
 
-Tasks run eagerly on commit (as in tests/notify); a retry is the outbox's sweep, run at the
-time the row is due (`sweep(now=...)`), as the in-process e-mail tests do."""
+Tasks run eagerly on commit (as in tests/notify: `commit` runs a step and then what it queued
+on commit, in the test's transaction); a retry is the outbox's sweep, run at the time the row is
+due (`sweep(now=...)`), as the in-process e-mail tests do."""
 
 from __future__ import annotations
 
@@ -19,9 +20,21 @@ from games.models import Notification, Push, Seat
 from tests.notify.helpers import Note, notes, play_turn, seat_to_act, submit_program
 from tests.support.games import client_for, start_geared, start_oog
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = pytest.mark.django_db
 
 State = Notification.State
+
+
+@pytest.fixture
+def commit(django_capture_on_commit_callbacks):
+    """Run one step as a request would: its transaction commits, and the tasks it queued on
+    commit run (eagerly), and theirs."""
+
+    def run(step, *args, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            return step(*args, **kwargs)
+
+    return run
 
 
 def subscribe(user, device) -> PushSubscription:
@@ -52,13 +65,13 @@ def mails_to(mailoutbox, user) -> list:
 
 
 def test_your_turn_is_pushed_readable_and_the_email_is_not_needed(
-    push_service, mailoutbox, alice, bob
+    commit, push_service, mailoutbox, alice, bob
 ):
-    game = start_geared([alice, bob], target=2000)
+    game = commit(start_geared, [alice, bob], target=2000)
     waiting = the_next(game)
     phone = push_service.device("phone")
     subscribe(waiting, phone)
-    mover = play_turn(game)
+    mover = commit(play_turn, game)
 
     [push] = push_service.accepted("phone")
     assert push_service.errors == []
@@ -87,24 +100,26 @@ def test_your_turn_is_pushed_readable_and_the_email_is_not_needed(
     assert mails_to(mailoutbox, waiting) == []
 
 
-def test_without_a_device_the_email_goes_at_once_as_before(push_service, mailoutbox, alice, bob):
-    game = start_geared([alice, bob], target=2000)
+def test_without_a_device_the_email_goes_at_once_as_before(
+    commit, push_service, mailoutbox, alice, bob
+):
+    game = commit(start_geared, [alice, bob], target=2000)
     waiting = the_next(game)
-    play_turn(game)
+    commit(play_turn, game)
     assert not Push.objects.exists()
     assert len(mails_to(mailoutbox, waiting)) == 1
     assert push_service.received == []
 
 
 def test_410_deletes_the_subscription_and_the_email_goes_at_once(
-    push_service, mailoutbox, alice, bob
+    commit, push_service, mailoutbox, alice, bob
 ):
-    game = start_geared([alice, bob], target=2000)
+    game = commit(start_geared, [alice, bob], target=2000)
     waiting = the_next(game)
     phone = push_service.device("gone")
     subscribe(waiting, phone)
     push_service.answers["/push/gone"] = 410
-    play_turn(game)
+    commit(play_turn, game)
 
     assert [p.status for p in push_service.received] == [410]
     assert not PushSubscription.objects.exists()
@@ -116,14 +131,14 @@ def test_410_deletes_the_subscription_and_the_email_goes_at_once(
 
 
 def test_push_service_down_the_push_is_retried_and_delivered_once_when_it_returns(
-    push_service, mailoutbox, alice, bob
+    commit, push_service, mailoutbox, alice, bob
 ):
-    game = start_geared([alice, bob], target=2000)
+    game = commit(start_geared, [alice, bob], target=2000)
     waiting = the_next(game)
     phone = push_service.device("phone")
     subscribe(waiting, phone)
     push_service.stop()
-    play_turn(game)
+    commit(play_turn, game)
 
     row = Push.objects.get()
     assert row.state == State.PENDING and row.attempts == 1 and row.error
@@ -146,24 +161,26 @@ def test_push_service_down_the_push_is_retried_and_delivered_once_when_it_return
     assert len(mails_to(mailoutbox, waiting)) == 1
 
 
-def test_a_push_given_up_after_a_day_is_failed_and_shown(push_service, alice, bob, settings):
-    game = start_geared([alice, bob], target=2000)
+def test_a_push_given_up_after_a_day_is_failed_and_shown(
+    commit, push_service, alice, bob, settings
+):
+    game = commit(start_geared, [alice, bob], target=2000)
     waiting = the_next(game)
     subscribe(waiting, push_service.device("phone"))
     push_service.stop()
-    play_turn(game)
+    commit(play_turn, game)
     Push.objects.update(created=timezone.now() - timedelta(days=1, seconds=1))
     sweep_when_due()
     assert Push.objects.get().state == State.FAILED
 
 
-def test_a_player_watching_the_game_is_sent_nothing(push_service, mailoutbox, alice, bob):
-    game = start_geared([alice, bob], target=2000)
+def test_a_player_watching_the_game_is_sent_nothing(commit, push_service, mailoutbox, alice, bob):
+    game = commit(start_geared, [alice, bob], target=2000)
     waiting = the_next(game)
     subscribe(waiting, push_service.device("phone"))
     client_for(waiting).get(f"/games/{game.pk}/poll/", {"v": game.version})
     assert Seat.objects.get(game=game, user=waiting).watched is not None
-    play_turn(game)
+    commit(play_turn, game)
 
     assert push_service.received == []
     row = Push.objects.get()
@@ -173,22 +190,22 @@ def test_a_player_watching_the_game_is_sent_nothing(push_service, mailoutbox, al
 
 
 def test_a_player_on_vacation_is_pushed_on_return_and_mailed_only_if_unreached(
-    push_service, mailoutbox, alice, bob
+    commit, push_service, mailoutbox, alice, bob
 ):
-    game = start_geared([alice, bob], target=2000)
+    game = commit(start_geared, [alice, bob], target=2000)
     waiting = the_next(game)
     phone = push_service.device("phone")
     subscribe(waiting, phone)
-    vacation.take(waiting, timezone.localdate() + timedelta(days=3))
+    commit(vacation.take, waiting, timezone.localdate() + timedelta(days=3))
     waiting.refresh_from_db()
-    play_turn(game)
+    commit(play_turn, game)
 
     row = Push.objects.get()
     assert row.state == State.PENDING and row.error.startswith(vacation.HELD)
     assert row.next_attempt == waiting.away_ends
     assert push_service.received == []
 
-    vacation.come_back(waiting)
+    commit(vacation.come_back, waiting)
     assert Push.objects.get().state == State.SENT
     assert len(push_service.accepted("phone")) == 1
     sweep_when_due(Notification)
@@ -209,19 +226,19 @@ def _scan(payloads: list[dict], game) -> None:
         assert str(state.get("rng")) not in flat
 
 
-def test_no_payload_carries_hidden_information(push_service, alice, bob, carol):
+def test_no_payload_carries_hidden_information(commit, push_service, alice, bob, carol):
     """G19, O18: a push says what the recipient's own page says: never a card in another
     hand, the draw order, an unrevealed program, the seed."""
     devices = {u.pk: push_service.device(u.username) for u in (alice, bob, carol)}
     for user in (alice, bob, carol):
         subscribe(user, devices[user.pk])
-    geared = start_geared([alice, bob, carol], target=2000)
+    geared = commit(start_geared, [alice, bob, carol], target=2000)
     for _ in range(9):
-        play_turn(geared)
-    oog = start_oog([alice, bob, carol])
+        commit(play_turn, geared)
+    oog = commit(start_oog, [alice, bob, carol])
     for _ in range(2):
         for user in (alice, bob, carol):
-            submit_program(oog, user)
+            commit(submit_program, oog, user)
     by_path = {f"/push/{u.username}": (u, devices[u.pk]) for u in (alice, bob, carol)}
     shown = [by_path[p.path][1].decrypt(p.body) for p in push_service.accepted()]
     assert len(shown) >= 9 + 3  # a your turn a Geared move, a turn resolved for each in OOG
@@ -240,13 +257,13 @@ def test_no_payload_carries_hidden_information(push_service, alice, bob, carol):
 
 
 def test_a_failed_push_is_on_the_admins_outbox_and_sent_again_from_there(
-    push_service, alice, bob, django_user_model
+    commit, push_service, alice, bob, django_user_model
 ):
-    game = start_geared([alice, bob], target=2000)
+    game = commit(start_geared, [alice, bob], target=2000)
     waiting = the_next(game)
     subscribe(waiting, push_service.device("phone"))
     push_service.stop()
-    play_turn(game)
+    commit(play_turn, game)
     Push.objects.update(state=State.FAILED, error="ConnectionError('refused')")
     moderator = django_user_model.objects.create_user(
         "mod", "mod@example.com", "pw", is_staff=True, is_superuser=True
@@ -257,26 +274,28 @@ def test_a_failed_push_is_on_the_admins_outbox_and_sent_again_from_there(
     assert "ConnectionError" in admin.get("/admin/games/push/").content.decode()
 
     push_service.start()
-    answer = admin.post("/admin/outbox/", {"action": "requeue", "reason": "push service back"})
+    answer = commit(
+        admin.post, "/admin/outbox/", {"action": "requeue", "reason": "push service back"}
+    )
     assert answer.status_code == 302
     assert Push.objects.get().state == State.SENT
     assert len(push_service.accepted("phone")) == 1
 
 
 def test_a_player_who_wants_no_turn_emails_still_gets_the_push(
-    push_service, mailoutbox, alice, bob
+    commit, push_service, mailoutbox, alice, bob
 ):
     """ "E-mail me when it is my turn" off is about e-mail: the device turned on is notified."""
-    game = start_geared([alice, bob], target=2000)
+    game = commit(start_geared, [alice, bob], target=2000)
     waiting = the_next(game)
     type(waiting).objects.filter(pk=waiting.pk).update(notify_turn=False)
     phone = push_service.device("phone")
     subscribe(waiting, phone)
-    play_turn(game)
+    commit(play_turn, game)
     assert len(push_service.accepted("phone")) == 1
     push_service.stop()  # even when the push then fails, no e-mail: the player wants none
-    play_turn(game)
-    play_turn(game)
+    commit(play_turn, game)
+    commit(play_turn, game)
     outbox.sweep(now=timezone.now() + timedelta(hours=1))
     assert mails_to(mailoutbox, waiting) == []
     assert set(notes(game, Note.YOUR_TURN, user=waiting).values_list("state", flat=True)) == {
@@ -285,12 +304,30 @@ def test_a_player_who_wants_no_turn_emails_still_gets_the_push(
 
 
 def test_a_player_who_asked_for_both_gets_the_email_at_once_too(
-    push_service, mailoutbox, alice, bob
+    commit, push_service, mailoutbox, alice, bob
 ):
-    game = start_geared([alice, bob], target=2000)
+    game = commit(start_geared, [alice, bob], target=2000)
     waiting = the_next(game)
     type(waiting).objects.filter(pk=waiting.pk).update(email_with_push=True)
     subscribe(waiting, push_service.device("phone"))
-    play_turn(game)
+    commit(play_turn, game)
     assert len(push_service.accepted("phone")) == 1
     assert len(mails_to(mailoutbox, waiting)) == 1
+
+
+def test_a_push_whose_task_was_lost_is_sent_by_the_sweep_once(
+    commit, push_service, alice, bob, django_capture_on_commit_callbacks
+):
+    game = commit(start_geared, [alice, bob], target=2000)
+    waiting = the_next(game)
+    subscribe(waiting, push_service.device("phone"))
+    with django_capture_on_commit_callbacks(execute=False):  # the broker lost the task
+        play_turn(game)
+    assert Push.objects.get().state == State.PENDING and push_service.received == []
+    sweep_when_due()
+    assert Push.objects.get().state == State.SENT
+    # A claim whose worker died mid-send is sent again after the claim timeout.
+    Push.objects.update(state=State.SENDING, claimed=timezone.now(), sent=None)
+    outbox.sweep(now=timezone.now() + outbox.seconds("OUTBOX_CLAIM_TIMEOUT") + timedelta(seconds=1))
+    assert Push.objects.get().state == State.SENT
+    assert len(push_service.accepted("phone")) == 2  # the documented double (docs/delivery.md)
