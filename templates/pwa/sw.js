@@ -71,15 +71,18 @@ self.addEventListener("push", (event) => {
   event.waitUntil(Promise.all([self.registration.showNotification(title, options), setBadge(data.waiting)]));
 });
 
+// A tab of the game already open is focused; else the game opens. Only a page of this site.
+function openGame(url) {
+  const target = new URL(url || "/games/", self.location.origin);
+  if (target.origin !== self.location.origin) return Promise.resolve(null);
+  return self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+    const open = windows.find((w) => new URL(w.url).pathname === target.pathname);
+    if (open) return open.focus();
+    return self.clients.openWindow(target.href);
+  });
+}
+
 self.addEventListener("notificationclick", (event) => {
   event.notification.close();
-  const target = new URL((event.notification.data && event.notification.data.url) || "/games/", self.location.origin);
-  if (target.origin !== self.location.origin) return;
-  event.waitUntil(
-    self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
-      const open = windows.find((w) => new URL(w.url).pathname === target.pathname);
-      if (open) return open.focus();
-      return self.clients.openWindow(target.href);
-    })
-  );
+  event.waitUntil(openGame(event.notification.data && event.notification.data.url));
 });
