@@ -18,6 +18,7 @@ from accounts.models import PushSubscription
 from games import outbox, vacation
 from games.models import Notification, Push, Seat
 from tests.notify.helpers import Note, notes, play_turn, seat_to_act, submit_program
+from tests.push.helpers import subscribe
 from tests.support.games import client_for, start_geared, start_oog
 
 pytestmark = pytest.mark.django_db
@@ -35,17 +36,6 @@ def commit(django_capture_on_commit_callbacks):
             return step(*args, **kwargs)
 
     return run
-
-
-def subscribe(user, device) -> PushSubscription:
-    answer = client_for(user).post(
-        "/accounts/push/subscribe/",
-        json.dumps(device.subscription()),
-        content_type="application/json",
-        HTTP_USER_AGENT="Mozilla/5.0 (Android 14) Chrome/140.0",
-    )
-    assert answer.status_code == 201, answer.content
-    return PushSubscription.objects.get(endpoint=device.endpoint)
 
 
 def the_next(game):
