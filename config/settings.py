@@ -269,6 +269,11 @@ if VAPID_PUBLIC_KEY and not VAPID_SUBJECT.startswith(("mailto:", "https://")):
 # A push not acknowledged by the push service after this many seconds counts as failed (one
 # attempt: retried with the outbox's backoff). Well inside the tasks' soft time limit.
 PUSH_TIMEOUT = env_int("PUSH_TIMEOUT", 10, minimum=1)
+if PUSH_TIMEOUT * 2 > CELERY_TASK_SOFT_TIME_LIMIT:
+    raise ImproperlyConfigured(
+        f"PUSH_TIMEOUT ({PUSH_TIMEOUT} s) must be at most half the tasks' soft time limit "
+        f"({CELERY_TASK_SOFT_TIME_LIMIT} s)"
+    )
 # How long the push service keeps a push for a phone that is off (seconds, the TTL header).
 PUSH_TTL = env_int("PUSH_TTL", 86400, minimum=0)
 # A turn e-mail to a player with a device subscribed waits this long (seconds) for a push to

@@ -202,8 +202,15 @@ def test_e_mail_goes_through_the_backend_with_a_deadline_under_the_task_time_lim
     [
         ({"CELERY_TASK_TIME_LIMIT": "20", "EMAIL_SEND_DEADLINE": "10"}, "EMAIL_SEND_DEADLINE"),
         ({"EMAIL_SEND_DEADLINE": "5", "EMAIL_TIMEOUT": "8"}, "EMAIL_TIMEOUT (8 s"),
+        ({"CELERY_TASK_TIME_LIMIT": "20", "PUSH_TIMEOUT": "10"}, "PUSH_TIMEOUT (10 s)"),
+        ({"VAPID_PUBLIC_KEY": "BPub"}, "Set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY"),
     ],
-    ids=["send-longer-than-half-the-soft-limit", "a-step-longer-than-the-send"],
+    ids=[
+        "send-longer-than-half-the-soft-limit",
+        "a-step-longer-than-the-send",
+        "a-push-longer-than-half-the-soft-limit",
+        "half-a-vapid-key-pair",
+    ],
 )
 def test_a_send_that_could_outlast_its_task_stops_start_up(environ, message):
     result = _manage("check", **PRODUCTION | environ)
