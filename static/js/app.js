@@ -88,12 +88,13 @@
     input.addEventListener("change", function () {
       input.disabled = true;
       status.textContent = input.checked ? "Asking the browser…" : "Turning off…";
-      (input.checked ? subscribe() : unsubscribe()).then(function () {
-        status.textContent = input.checked ? "This device will be notified." : "This device gets no more notifications.";
+      const on = input.checked;
+      (on ? subscribe() : unsubscribe()).then(function () {
+        status.textContent = on ? "This device will be notified." : "This device gets no more notifications.";
         localStorage.setItem(ASKED, "yes");
       }).catch(function (err) {
-        input.checked = !input.checked;
-        status.textContent = err.message;
+        input.checked = !on;
+        status.textContent = (on ? "Notifications could not be turned on here: " : "Notifications could not be turned off: ") + err.message;
       }).finally(function () {
         input.disabled = false;
       });

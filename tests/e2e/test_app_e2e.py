@@ -7,6 +7,7 @@ to be notified comes after the player's first move, never on page load."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from playwright.sync_api import expect
@@ -159,4 +160,29 @@ def test_the_offer_to_notify_comes_after_the_first_move_never_on_load(
     page.reload()
     expect(page.locator("#game form.program-form, #game .current-program").first).to_be_visible()
     expect(page.locator("#push-offer")).to_have_count(0)
+    problems.assert_none()
+
+
+def test_the_profile_switch_says_why_when_the_browser_cannot_subscribe(
+    live_server, new_page, problems, push_on, alice
+):
+    """Chromium cannot subscribe here (a Playwright context is incognito, which has no Push API,
+    and the machine cannot reach Google's push service): the switch is offered, the subscription
+    tried only on the tap, and the failure said, with the switch back off and nothing stored."""
+    # Chromium says so in the console when the page asks its push service.
+    problems.expected.append("does not support the Push API")
+    page = controlled_page(new_page, live_server, alice, permissions=["notifications"])
+    page.goto(f"{live_server.url}/accounts/profile/")
+    switch = page.get_by_label("Notify me on this device")
+    expect(switch).to_be_visible()
+    expect(page.locator("#push-unsupported")).to_be_hidden()
+    expect(switch).not_to_be_checked()
+    switch.click()
+    expect(page.locator("#push-status")).not_to_have_text(re.compile(r"^(Asking the browser…)?$"))
+    expect(switch).not_to_be_checked()
+    expect(switch).to_be_enabled()
+    expect(page.locator("#push-status")).to_contain_text(
+        "Notifications could not be turned on here: "
+    )
+    assert not PushSubscription.objects.exists()
     problems.assert_none()
