@@ -8,6 +8,7 @@ import json
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http.request import RawPostDataException
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
@@ -21,10 +22,17 @@ def _refuse(message: str, status: int = 400) -> JsonResponse:
 
 
 def _json(request: HttpRequest) -> object:
-    if len(request.body) > BODY_MAX:
+    # A form's body has been read as a form already (the CSRF check reads it): only JSON here.
+    if request.content_type != "application/json":
+        raise push.PushError("Send the subscription as JSON (application/json).")
+    try:
+        body = request.body
+    except RawPostDataException:
+        raise push.PushError("Send the subscription as JSON (application/json).") from None
+    if len(body) > BODY_MAX:
         raise push.PushError("The subscription is too long.")
     try:
-        return json.loads(request.body or b"null")
+        return json.loads(body or b"null")
     except (UnicodeDecodeError, ValueError):
         raise push.PushError("Send the subscription as JSON.") from None
 

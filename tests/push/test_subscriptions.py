@@ -97,6 +97,18 @@ def test_bad_input_is_refused_with_a_reason_and_nothing_stored(push_on, alice_cl
     assert not PushSubscription.objects.exists()
 
 
+def test_a_form_body_is_refused_not_a_server_error(push_on, alice):
+    """Found by the fuzz test: a form's body, already read by the CSRF check, raised a 500."""
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(alice)
+    browser.get(reverse("profile"))
+    token = browser.cookies["csrftoken"].value
+    form = {"endpoint": "https://fcm.googleapis.com/x", "csrfmiddlewaretoken": token}
+    answer = browser.post(SUBSCRIBE, form)
+    assert answer.status_code == 400 and "application/json" in answer.json()["error"]
+    assert not PushSubscription.objects.exists()
+
+
 def test_http_loopback_only_when_allowed(push_on, alice_client):
     device = Device("http://127.0.0.1:9/push/x")
     push_on.PUSH_ALLOW_LOOPBACK = False

@@ -18,7 +18,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from accounts.models import TIME_ZONES, EmailSuppression, User
+from accounts.models import TIME_ZONES, EmailSuppression, PushSubscription, User
 from games import moderation, services
 from games.models import ChatMessage, Game, Invitation, Kind, Move, Report, Seat
 from tests.support.games import start_geared
@@ -138,13 +138,24 @@ ENDPOINTS = {
     "unsubscribe": ("POST", "all", "token", params("List-Unsubscribe")),
     "vacation": ("POST", "stranger", "plain", params("action", "until")),
     "account_login": ("POST", "stranger", "plain", params("login", "password")),
+    "manifest": ("GET", "all", "plain", params("x")),
+    "service_worker": ("GET", "all", "plain", params("x")),
+    "offline": ("GET", "all", "plain", params("x")),
+    "push_subscribe": ("POST", "stranger", "plain", params("endpoint", "keys", "p256dh", "auth")),
+    "push_unsubscribe": ("POST", "stranger", "plain", params("endpoint")),
+    # Alice's device among the ids: a stranger must not remove it.
+    "push_remove": ("POST", "stranger", "device", params("x")),
 }
 # The token endpoints refuse the POST of a forged token just as the GET: fuzz both.
 EXTRA = [("decline_invitation", "POST"), ("accept_invitation", "POST"), ("unsubscribe", "GET")]
 
 
 @pytest.fixture
-def world(alice, bob, carol):
+def world(alice, bob, carol, settings):
+    settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = "BPublicKeyForTheFuzz", "private"
+    device = PushSubscription.objects.create(
+        user=alice, endpoint="https://fcm.googleapis.com/fcm/send/fuzz", p256dh="p", auth="a"
+    )
     game = start_geared([alice, bob], target=1000)
     table = services.create_game(alice, services.NewGame(kind=Kind.OUTOFGEARS, seat_count=3))
     services.invite(alice, table.pk, "dora@example.com")
@@ -153,13 +164,21 @@ def world(alice, bob, carol):
     for name, user in (("stranger", carol), ("player", alice)):
         clients[name] = Client()
         clients[name].force_login(user)
-    return {"games": [game.pk, table.pk, 999999], "message": message, "clients": clients}
+    return {
+        "games": [game.pk, table.pk, 999999],
+        "devices": [device.pk, 999999],
+        "message": message,
+        "clients": clients,
+    }
 
 
 def snapshot():
     return (
         list(Game.objects.order_by("pk").values_list("pk", "version", "status", "chat_seq")),
         [m.objects.count() for m in (Seat, Move, Invitation, ChatMessage, Report)],
+        list(
+            PushSubscription.objects.order_by("pk").values_list("pk", "user", "endpoint", "p256dh")
+        ),
         EmailSuppression.objects.count(),
         list(
             User.objects.order_by("pk").values_list(
@@ -190,6 +209,8 @@ def path_for(name: str, shape: str, world, data) -> str:
         }[name]
         tail = "decline/" if name == "decline_invitation" else ""
         return f"{base}{quote(data.draw(TOKEN), safe='')}/{tail}"
+    if shape == "device":
+        return reverse(name, args=[data.draw(st.sampled_from(world["devices"]))])
     if shape == "message":
         message = world["message"]
         return reverse(name, args=[message.game_id, message.pk])
