@@ -268,7 +268,7 @@ if VAPID_PUBLIC_KEY and not VAPID_SUBJECT.startswith(("mailto:", "https://")):
     )
 # A push not acknowledged by the push service after this many seconds counts as failed (one
 # attempt: retried with the outbox's backoff). Well inside the tasks' soft time limit.
-PUSH_TIMEOUT = env_int("PUSH_TIMEOUT", 10, minimum=1)
+PUSH_TIMEOUT = env_int("PUSH_TIMEOUT", max(1, min(10, CELERY_TASK_SOFT_TIME_LIMIT // 2)), minimum=1)
 if PUSH_TIMEOUT * 2 > CELERY_TASK_SOFT_TIME_LIMIT:
     raise ImproperlyConfigured(
         f"PUSH_TIMEOUT ({PUSH_TIMEOUT} s) must be at most half the tasks' soft time limit "
