@@ -479,12 +479,19 @@ class Notification(Outgoing):
 
 
 class Push(Outgoing):
-    """One Web Push of a notification to one of the player's devices: an outbox row like an
-    e-mail's, written in the same transaction as its Notification, claimed, retried, swept and
-    given up on as e-mails are (docs/delivery.md). The e-mail of the same notification waits for
-    it: skipped if a push reached the player, sent if none did (docs/notifications.md)."""
+    """One Web Push of a notification (or of an invitation) to one of the player's devices: an
+    outbox row like an e-mail's, written in the same transaction as its Notification, claimed,
+    retried, swept and given up on as e-mails are (docs/delivery.md). The e-mail of the same
+    notification waits for it: skipped if a push reached the player, sent if none did; an
+    invitation's e-mail follows its own rules (docs/notifications.md)."""
 
-    notification = models.ForeignKey(Notification, on_delete=models.CASCADE, related_name="pushes")
+    notification = models.ForeignKey(
+        Notification, null=True, blank=True, on_delete=models.CASCADE, related_name="pushes"
+    )
+    # Or an invitation to a table (by username, or a rematch offer): pushed beside its e-mail.
+    invitation = models.ForeignKey(
+        Invitation, null=True, blank=True, on_delete=models.CASCADE, related_name="pushes"
+    )
     # Empty once the device is gone (removed from the profile, or 404/410 from its push service).
     subscription = models.ForeignKey(
         "accounts.PushSubscription",
@@ -497,7 +504,14 @@ class Push(Outgoing):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["notification", "subscription"], name="push_once")
+            models.UniqueConstraint(fields=["notification", "subscription"], name="push_once"),
+            models.UniqueConstraint(
+                fields=["invitation", "subscription"], name="push_invitation_once"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(notification__isnull=True) ^ models.Q(invitation__isnull=True),
+                name="push_of_one_thing",
+            ),
         ]
         indexes = [
             models.Index(
@@ -509,7 +523,7 @@ class Push(Outgoing):
         ]
 
     def __str__(self) -> str:
-        return f"Push of {self.notification}"
+        return f"Push of {self.notification or self.invitation}"
 
 
 class Digest(Outgoing):

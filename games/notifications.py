@@ -266,15 +266,28 @@ def deliver_push(push_id: int) -> bool:
     outbox's backoff; either way, if no push of the notification reached the player, its
     e-mail goes now (`webpush.email_now_if_unreached`). Raises the error after recording it."""
     push = outbox.claim(
-        Push.objects.select_related("notification__user", "notification__game", "subscription"),
+        Push.objects.select_related(
+            "notification__user",
+            "notification__game",
+            "invitation__user",
+            "invitation__inviter",
+            "invitation__game",
+            "subscription",
+        ),
         push_id,
     )
     if push is None:
         return False
+    if push.invitation_id:
+        return _deliver_invitation_push(push)
     note = push.notification
+
+    def unreached() -> None:
+        webpush.email_now_if_unreached(note.pk)
+
     if push.subscription is None:
         outbox.mark_skipped(push, "Not sent: the device was removed.")
-        webpush.email_now_if_unreached(note.pk)
+        unreached()
         return False
     reason = push_unwanted(push)
     if reason:
@@ -282,30 +295,75 @@ def deliver_push(push_id: int) -> bool:
         return False
     if vacation.hold_push_for_return(push):
         return False
+    topic, urgent = webpush.topic(note.game_id), note.kind in webpush.URGENT
+    return _send_push(push, lambda: push_payload(note), topic, urgent, unreached)
+
+
+def _deliver_invitation_push(push: Push) -> bool:
+    """A push of an invitation (by username, or a rematch offer), beside its e-mail, which
+    keeps its own rules (games/invitations.py): not sent once the table is taken or gone."""
+    invitation = push.invitation
+    reason = ""
+    if push.subscription is None:
+        reason = "Not sent: the device was removed."
+    elif not webpush.may_push(invitation.user, "invitation"):
+        reason = "No longer wanted: the player cannot be reached."
+    elif invitation.accepted or invitation.game.status != Status.OPEN:
+        reason = "Not needed: the invitation was taken up, or the table is no longer open."
+    if reason:
+        outbox.mark_skipped(push, reason)
+        return False
+    topic = webpush.topic(invitation.game_id)
+    return _send_push(push, lambda: invitation_payload(invitation), topic, True, lambda: None)
+
+
+def _send_push(push: Push, build, topic: str, urgent: bool, unreached) -> bool:
+    """Build the payload of a claimed push, send it, record what happened (`send_claimed`'s
+    rules: a payload that cannot be built fails at once, any error while sending is retried);
+    `unreached` runs after any attempt that did not reach the device."""
     try:
-        payload = push_payload(note)
+        payload = build()
     except Exception as exc:
         log.exception("Push %s could not be built", push.pk)
         outbox.mark_failed(push, repr(exc), final=True)
-        webpush.email_now_if_unreached(note.pk)
+        unreached()
         raise
     outbox.mark_transmitting(push)
     try:
-        webpush.transmit(push.subscription, note, payload)
+        webpush.transmit(push.subscription, payload, topic=topic, urgent=urgent)
     except webpush.Gone as exc:
         push.subscription.delete()  # the push's own row keeps its history, without the device
         outbox.mark_skipped(push, str(exc))
-        webpush.email_now_if_unreached(note.pk)
+        unreached()
         return False
     except Exception as exc:  # refused, unreachable, timed out: retried with backoff
         outbox.mark_failed(push, repr(exc))
-        webpush.email_now_if_unreached(note.pk)
+        unreached()
         raise
     outbox.mark_sent(push)
     type(push.subscription).objects.filter(pk=push.subscription_id).update(
         last_success=timezone.now()
     )
     return True
+
+
+def invitation_payload(invitation: Invitation) -> dict:
+    """What the phone shows of an invitation: who (named as the e-mail names them), which
+    table, its link."""
+    game = invitation.game
+    who = invitations.inviter_name(invitation.inviter, to_player=True)
+    what = "offers a rematch" if invitation.via == Invitation.Via.REMATCH else "invites you"
+    return {
+        "title": f"{who} {what}: {game.get_kind_display()} #{game.pk}"[:120],
+        "body": "Open the table to join it.",
+        "url": game.get_absolute_url(),
+        "tag": webpush.topic(game.pk),
+        "waiting": _waiting(invitation.user_id),
+    }
+
+
+def _waiting(user_id: int) -> int:
+    return Seat.objects.filter(user_id=user_id, to_act=True, game__status=Status.ACTIVE).count()
 
 
 # What the phone shows under the title when the e-mail's story has no line to offer.
@@ -332,15 +390,12 @@ def push_payload(note: Notification) -> dict:
     lines = context.get("events") or context.get("story") or []
     # The last two things that happened (a Geared turn: a play, then the draw that ends it).
     body = " ".join(" ".join(str(line).split()) for line in lines[-2:]) or PUSH_BODY[note.kind]
-    waiting = Seat.objects.filter(
-        user_id=note.user_id, to_act=True, game__status=Status.ACTIVE
-    ).count()
     return {
         "title": title[:120],
         "body": body[:240],
         "url": note.game.get_absolute_url(),
-        "tag": webpush.topic(note),
-        "waiting": waiting,
+        "tag": webpush.topic(note.game_id),
+        "waiting": _waiting(note.user_id),
     }
 
 

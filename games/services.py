@@ -30,6 +30,7 @@ from games import (
     outbox,
     ratings,
     vacation,
+    webpush,
 )
 from games.errors import Conflict, Forbidden, GameError, NotFound
 from games.interface import IllegalMove
@@ -277,6 +278,7 @@ def _new_invitation(
         live.forget_turns([user.pk])  # their My games lists the invitation
     if not reason:
         effects.after_commit("games.tasks.send_invitation", invitation.pk)
+    webpush.queue_invitation(invitation)  # and to the invitee's devices (docs/notifications.md)
     return invitation
 
 

@@ -24,7 +24,7 @@ from pywebpush import WebPushException, webpush
 
 from accounts.models import PushSubscription
 from games import effects, outbox
-from games.models import Notification, Push
+from games.models import Invitation, Notification, Push
 
 TASK = "games.tasks.send_push"
 # Pushes that wake the phone at once; the others may wait for its next wake-up (RFC 8030 5.3).
@@ -122,13 +122,30 @@ def _vapid(private_key: str) -> Vapid:
     return Vapid.from_string(private_key)
 
 
-def topic(note: Notification) -> str:
+def topic(game_id: int) -> str:
     """RFC 8030 5.4: at most 32 URL-safe base64 characters. One per game: a newer push of the
     game replaces an older one the push service still holds for a phone that is off."""
-    return f"game-{note.game_id}"
+    return f"game-{game_id}"
 
 
-def transmit(subscription: PushSubscription, note: Notification, payload: dict) -> None:
+def queue_invitation(invitation: Invitation) -> list[int]:
+    """A push to each device of a player invited by username (or offered a rematch), beside
+    the invitation's e-mail, written in the caller's transaction and sent on commit."""
+    user = invitation.user
+    if user is None or not may_push(user, "invitation"):
+        return []
+    created = [
+        Push.objects.create(
+            invitation=invitation, subscription_id=pk, next_attempt=outbox.first_attempt()
+        ).pk
+        for pk in PushSubscription.objects.filter(user=user).values_list("pk", flat=True)
+    ]
+    for pk in created:
+        effects.after_commit(TASK, pk)
+    return created
+
+
+def transmit(subscription: PushSubscription, payload: dict, *, topic: str, urgent: bool) -> None:
     """Send one push; raises Gone (404/410), or any other error for a retry."""
     endpoint = subscription.endpoint
     parts = urlsplit(endpoint)
@@ -149,8 +166,8 @@ def transmit(subscription: PushSubscription, note: Notification, payload: dict) 
             ttl=settings.PUSH_TTL,
             timeout=settings.PUSH_TIMEOUT,
             headers={
-                "Urgency": "high" if note.kind in URGENT else "normal",
-                "Topic": topic(note),
+                "Urgency": "high" if urgent else "normal",
+                "Topic": topic,
             },
         )
     except WebPushException as exc:

@@ -15,11 +15,12 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import PushSubscription
-from games import outbox, vacation
-from games.models import Notification, Push, Seat
+from games import outbox, services, vacation
+from games.models import Kind, Notification, Push, Seat, Status
 from tests.notify.helpers import Note, notes, play_turn, seat_to_act, submit_program
 from tests.push.helpers import subscribe
 from tests.support.games import client_for, start_geared, start_oog
+from tests.web.helpers import advance
 
 pytestmark = pytest.mark.django_db
 
@@ -321,3 +322,52 @@ def test_a_push_whose_task_was_lost_is_sent_by_the_sweep_once(
     outbox.sweep(now=timezone.now() + outbox.seconds("OUTBOX_CLAIM_TIMEOUT") + timedelta(seconds=1))
     assert Push.objects.get().state == State.SENT
     assert len(push_service.accepted("phone")) == 2  # the documented double (docs/delivery.md)
+
+
+# --- invitations and rematch offers -----------------------------------------------------------
+
+
+def open_table(creator):
+    return services.create_game(creator, services.NewGame(kind=Kind.OUTOFGEARS, seat_count=3))
+
+
+def test_an_invitation_by_username_is_pushed_beside_its_email(
+    commit, push_service, mailoutbox, alice, bob
+):
+    phone = push_service.device("phone")
+    subscribe(bob, phone)
+    table = commit(open_table, alice)
+    commit(services.invite, alice, table.pk, "bob")
+    [push] = push_service.accepted("phone")
+    shown = phone.decrypt(push.body)
+    assert shown["title"] == f"“Alice” (alice) invites you: Out of Gears #{table.pk}"
+    assert shown["url"] == f"/games/{table.pk}/" and shown["tag"] == f"game-{table.pk}"
+    assert push.headers["urgency"] == "high" and push.headers["topic"] == f"game-{table.pk}"
+    assert len(mails_to(mailoutbox, bob)) == 1  # the invitation's e-mail keeps its own rules
+    assert Push.objects.get().invitation.user == bob
+
+
+def test_an_invitation_taken_up_before_its_push_goes_is_not_pushed(
+    commit, push_service, alice, bob, django_capture_on_commit_callbacks
+):
+    subscribe(bob, push_service.device("phone"))
+    table = commit(open_table, alice)
+    with django_capture_on_commit_callbacks(execute=False):  # its task lost
+        services.invite(alice, table.pk, "bob")
+    commit(services.join_game, bob, table.pk, token=table.join_token)
+    sweep_when_due()
+    row = Push.objects.get()
+    assert row.state == State.SKIPPED and "taken up" in row.error
+    assert push_service.received == []
+
+
+def test_a_rematch_offer_is_pushed(commit, push_service, alice, bob):
+    game = advance(commit(start_geared, [alice, bob], target=300), 900)
+    assert game.status == Status.FINISHED
+    phone = push_service.device("phone")
+    subscribe(bob, phone)
+    new = commit(services.rematch, alice, game.pk)
+    [push] = push_service.accepted("phone")
+    assert phone.decrypt(push.body)["title"] == (
+        f"“Alice” (alice) offers a rematch: Geared: Build Your Bike #{new.pk}"
+    )
