@@ -6,7 +6,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("accounts", "0010_email_with_push"),
+        ("accounts", "0011_email_with_push"),
         ("games", "0018_outbox_transmitting"),
     ]
 

@@ -7,7 +7,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("accounts", "0008_invitation_preferences"),
+        ("accounts", "0009_turn_sound"),
     ]
 
     operations = [

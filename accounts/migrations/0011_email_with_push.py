@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("accounts", "0009_push_subscription"),
+        ("accounts", "0010_push_subscription"),
     ]
 
     operations = [
