@@ -139,13 +139,14 @@ class Revoked(Exception):
 
 
 def state(
-    game_id: int, user_id: int = 0, watch_seat_id: int = 0, tag: str = ""
+    game_id: int, user_id: int = 0, watch_seat_id: int = 0, tag: str = "", *, fresh: bool = False
 ) -> tuple[tuple[int, str, int] | None, int | None, bool]:
     """The game's (version, status, chat sequence), None if there is no such game; for a
     `user_id`, how many games in play wait for that user (else None); and whether the
     "watching" mark of `watch_seat_id` was written lately (`watching_due`). Raises Revoked if
     the key's grant (`tag`, the seat) no longer holds. In the steady case, one cache round trip
-    and no query."""
+    and no query; `fresh`: the grant read from the database (a stream told that it changed,
+    before the commit's own cache update may have landed)."""
     keys = [
         _state_key(game_id),
         _turns_key(user_id),
@@ -155,7 +156,10 @@ def state(
     ]
     found = cache.get_many(keys) if enabled() else {}
     if user_id:
-        _check_grant(game_id, user_id, watch_seat_id, tag, found.get(keys[3]), found.get(keys[4]))
+        cached_tag, cached_owner = (
+            (None, None) if fresh else (found.get(keys[3]), found.get(keys[4]))
+        )
+        _check_grant(game_id, user_id, watch_seat_id, tag, cached_tag, cached_owner)
     game = found.get(keys[0])
     if game is None:
         game = _read_state(game_id)
@@ -323,11 +327,18 @@ def forget_seat(seat_id: int, user_id: int | None) -> None:
 # through them, so no write path has to remember.
 
 
-def user_saved(sender, instance, **kwargs) -> None:
+# The fields of a user whose change may end their right to read: their open streams hear it.
+_ACCESS_FIELDS = {"password", "is_active"}
+
+
+def user_saved(sender, instance, update_fields=None, **kwargs) -> None:
     forget_user(instance)
+    if not kwargs.get("created") and (update_fields is None or _ACCESS_FIELDS & set(update_fields)):
+        events.access_changed([instance.pk])
 
 
 def user_deleted(sender, instance, **kwargs) -> None:
+    events.access_changed([instance.pk])
     if enabled() and instance.pk is not None:
         key = _auth_key(instance.pk)
         transaction.on_commit(
@@ -335,9 +346,12 @@ def user_deleted(sender, instance, **kwargs) -> None:
         )
 
 
-def seat_saved(sender, instance, **kwargs) -> None:
+def seat_saved(sender, instance, update_fields=None, **kwargs) -> None:
     forget_seat(instance.pk, instance.user_id)
+    if not kwargs.get("created") and (update_fields is None or "user" in update_fields):
+        events.access_changed(game_id=instance.game_id)
 
 
 def seat_deleted(sender, instance, **kwargs) -> None:
     forget_seat(instance.pk, None)
+    events.access_changed(game_id=instance.game_id)

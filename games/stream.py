@@ -3,10 +3,11 @@
 One async view per stream: `game_events` (a game page: its game's changes, and its player's
 "Your turn · N") and `my_events` (any other page of a logged-in user: the count). A stream is
 authorized exactly as the poll is, by the same function (access.game_reader: the page's signed
-key, else the session) when it opens, at each event and at least every
-GEARTABLE_STREAM_RECHECK_SECONDS; once that no longer holds it ends. What it sends names only
-what changed (games/events.py); the page fetches its own fragment through the ordinary views.
-The way from commit to page: docs/live.md.
+key, else the session) when it opens, at each event (an `access` event, sent by whatever ends a
+right to read, reads the grant from the database) and at least every
+GEARTABLE_STREAM_RECHECK_SECONDS (10 minutes: a safety net); once that no longer holds it
+ends. What it sends names only what changed (games/events.py); the page fetches its own
+fragment through the ordinary views. The way from commit to page: docs/live.md.
 
 The process holds one PostgreSQL connection that LISTENs (`_listen`, psycopg's async
 connection, started by the first stream) and fans each event out through events.HUB. Reads
@@ -66,11 +67,12 @@ def _with_session(request: HttpRequest) -> None:
         request.session = _SESSIONS(request.COOKIES.get(settings.SESSION_COOKIE_NAME))
 
 
-def _game_viewer(request: HttpRequest, game_id: int) -> Viewer | None:
+def _game_viewer(request: HttpRequest, game_id: int, fresh: bool = False) -> Viewer | None:
     """The viewer if this request may see the game's changes, as the poll decides (one
-    function for both: access.game_reader); None otherwise."""
+    function for both: access.game_reader); None otherwise. `fresh`: the grant from the
+    database (an `access` event: the cache is set only after the commit that sent it)."""
     _with_session(request)
-    reader = access.game_reader(request, game_id)
+    reader = access.game_reader(request, game_id, fresh=fresh)
     if reader is None:
         return None
     return Viewer(reader.user_id, reader.version, reader.chat, reader.your_turn)
@@ -345,7 +347,10 @@ async def _game_stream(request: HttpRequest, game_id: int, user_id: int):
                 continue
             # An event (or time for the periodic check): is the viewer still allowed, and
             # what is the game's state now? The event itself is never forwarded as it came.
-            viewer = await game_viewer(request, game_id)
+            # Whatever ends a right to read sends `access` (games/events.py): then the grant
+            # is read from the database, and the periodic check is only a safety net.
+            fresh = event is not None and event.get("kind") in ("access", "resync")
+            viewer = await game_viewer(request, game_id, fresh)
             checked = now
             if viewer is None or viewer.user_id != user_id:
                 yield _frame({"kind": "revoked"}, event="revoked")
