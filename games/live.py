@@ -41,6 +41,7 @@ from django.conf import settings
 from django.core import signing
 from django.core.cache import cache
 from django.db import transaction
+from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from accounts.models import User
@@ -105,6 +106,10 @@ def _turns_key(user_id: int) -> str:
 
 def _watch_key(seat_id: int) -> str:
     return f"live:watch:{seat_id}"
+
+
+def _streamed_key(game_id: int, user_id: int) -> str:
+    return f"live:streamed:{game_id}:{user_id}"
 
 
 def _auth_key(user_id: int) -> str:
@@ -245,6 +250,28 @@ def watching_due(seat_id: int, every_seconds: int) -> bool:
     if not enabled():
         return True
     return cache.add(_watch_key(seat_id), 1, every_seconds)
+
+
+def mark_watching(marks: Iterable[tuple[int, int, int]], seconds: int) -> None:
+    """The players of these open streams' game pages are watching them: (game id, user id,
+    seat id) each. With a shared cache, one write of all the marks (lasting `seconds`, no
+    database); without one (a worker would not see this process's memory), one UPDATE of
+    their seats' `watched`, the poll's own mark. Called by the stream process every
+    `seconds`/2 (games/stream.py); notifications.is_watching reads both."""
+    marks = list(marks)
+    if not marks:
+        return
+    if enabled():
+        cache.set_many({_streamed_key(game, user): 1 for game, user, _seat in marks}, seconds)
+        return
+    now = timezone.now()
+    _model("Seat").objects.filter(pk__in=[seat for _g, _u, seat in marks]).update(watched=now)
+
+
+def streamed(game_id: int, user_id: int) -> bool:
+    """Has an open stream of this player's game page marked them watching lately (the cache's
+    mark, `mark_watching`)? Without a shared cache the mark is the seat's row instead."""
+    return enabled() and cache.get(_streamed_key(game_id, user_id)) is not None
 
 
 # --- forgetting, after the commit that changed it ------------------------------------------------
