@@ -6,12 +6,13 @@ Run: make bench-live   (= .venv/bin/python bench/live_bench.py [options]; --help
    game per 10 streams, each watched by its 2 seated players (their session cookie, as a page on
    the site's origin sends it) and 8 spectators without an account.
 2. Starts one stream process exactly as in production (uvicorn config.asgi, config/stream_settings,
-   the default keep-alive 20 s and recheck 60 s; only the per-address limit raised, every client
+   the default keep-alive 20 s and recheck 600 s; only the per-address limit raised, every client
    here being 127.0.0.1), with the open-files limit raised to the hard limit (client and server).
 3. Opens the streams from this process (asyncio, one raw HTTP/1.1 connection each, at most
    --concurrency opening at once), then measures the stream process from /proc: its RSS before
-   and after (memory per stream), its CPU over --idle-seconds of idling (keep-alives and
-   rechecks only), and, while this process commits --rate moves a second for --seconds, the
+   and after (memory per stream), its CPU over --idle-seconds of idling (keep-alives, the
+   players' "watching" marks, and one recheck of each stream: the default is one recheck period),
+   and, while this process commits --rate moves a second for --seconds, the
    time from each commit to its event on every stream of that game (p50, p99, max).
    A "move" is the version bump of a real game and the site's own events (games/events.py:
    `game_changed`, the pg_notify every change sends, and `turns_changed` for its two players),
@@ -446,7 +447,7 @@ def report(res: dict, args) -> str:
     lines.append(
         f"Base RSS (Django loaded, listener up, 1 game's streams): {res['rss_base_mb']:.0f} MB. "
         f"Moves: {args.rate:g}/s for {args.seconds:g} s; idle window {args.idle_seconds:g} s; "
-        f"recheck every {args.recheck or 60} s, keep-alive every 20 s; "
+        f"recheck every {args.recheck or 600} s, keep-alive every 20 s; "
         f"commit itself p50 {res['phases'][0]['latency']['commit_p50_ms']:.1f} ms."
     )
     ms = res["poll_cpu_ms"]
@@ -468,7 +469,9 @@ def parse_args() -> argparse.Namespace:
     parser.add_argument("--streams", type=int, nargs="+", default=[2000, 10000])
     parser.add_argument("--rate", type=float, default=10.0, help="moves a second")
     parser.add_argument("--seconds", type=float, default=30.0, help="of moves per phase")
-    parser.add_argument("--idle-seconds", type=float, default=60.0, help="one recheck period")
+    parser.add_argument(
+        "--idle-seconds", type=float, default=600.0, help="one recheck period (each stream's)"
+    )
     parser.add_argument("--concurrency", type=int, default=100, help="streams opening at once")
     parser.add_argument("--poll-requests", type=int, default=300)
     parser.add_argument(

@@ -36,14 +36,15 @@ class Reader:
     password: str = ""  # by session, logged in: the user's password hash (for a fresh key)
 
 
-def game_reader(request: HttpRequest, game_id: int) -> Reader | None:
+def game_reader(request: HttpRequest, game_id: int, *, fresh: bool = False) -> Reader | None:
     """The reader if this request may see the game's changes (the key `k`, else the session
-    and the join token `t`); None if it may not, or if there is no such game."""
+    and the join token `t`); None if it may not, or if there is no such game. `fresh`: the
+    key's grant read from the database, not the cache (live.state)."""
     key = request.GET.get("k")
     grant = live.read(key, game_id) if key else None
     if grant is not None:
         try:
-            found, your_turn, watch_fresh = live.state(game_id, *grant)
+            found, your_turn, watch_fresh = live.state(game_id, *grant, fresh=fresh)
         except live.Revoked:  # its user left the seat, changed password, was deactivated
             pass
         else:

@@ -2,7 +2,9 @@
 
 An event names only *what* changed, never what it now shows: `{"game": 42, "version": 17,
 "chat": 3, "kind": "game"}` (a game's version or chat moved on), `{"users": [5, 8], "kind":
-"turns"}` (whose turn it is changed in their games), `{"kind": "lobby"}` (the lobby's lists).
+"turns"}` (whose turn it is changed in their games), `{"kind": "lobby"}` (the lobby's lists),
+`{"users": [5], "game": null, "kind": "access"}` (who may read changed: a password, a
+deactivation, a seat's player).
 Each page then fetches its own fragment through the ordinary views, where hidden information is
 filtered as it always was (docs/live.md).
 
@@ -69,6 +71,18 @@ def turns_changed(user_ids: Iterable[int | None]) -> None:
         _send({"users": users, "kind": "turns"})
 
 
+def access_changed(user_ids: Iterable[int | None] = (), game_id: int | None = None) -> None:
+    """What lets someone read changed: a user's password or `is_active` (their streams), a
+    seat's player (the game's streams). Each stream hearing it checks its viewer again at once,
+    with the grant read from the database (not the cache, which the commit sets only after
+    this event is delivered), and ends with `revoked` if it no longer holds."""
+    if not enabled():
+        return
+    users = sorted({int(uid) for uid in user_ids if uid})
+    if users or game_id is not None:
+        _send({"users": users, "game": game_id, "kind": "access"})
+
+
 def lobby_changed() -> None:
     """A public table opened, filled, started or ended."""
     if enabled():
@@ -91,6 +105,12 @@ def topics(event: dict) -> list[str]:
         return [f"user:{uid}" for uid in event["users"] if isinstance(uid, int)]
     if event.get("kind") == "lobby":
         return ["lobby"]
+    if event.get("kind") == "access":
+        users = event.get("users") if isinstance(event.get("users"), list) else []
+        found = [f"user:{uid}" for uid in users if isinstance(uid, int)]
+        if isinstance(event.get("game"), int):
+            found.append(f"game:{event['game']}")
+        return found
     return []
 
 

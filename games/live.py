@@ -41,6 +41,7 @@ from django.conf import settings
 from django.core import signing
 from django.core.cache import cache
 from django.db import transaction
+from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from accounts.models import User
@@ -107,6 +108,10 @@ def _watch_key(seat_id: int) -> str:
     return f"live:watch:{seat_id}"
 
 
+def _streamed_key(game_id: int, user_id: int) -> str:
+    return f"live:streamed:{game_id}:{user_id}"
+
+
 def _auth_key(user_id: int) -> str:
     return f"live:auth:{user_id}"
 
@@ -139,13 +144,14 @@ class Revoked(Exception):
 
 
 def state(
-    game_id: int, user_id: int = 0, watch_seat_id: int = 0, tag: str = ""
+    game_id: int, user_id: int = 0, watch_seat_id: int = 0, tag: str = "", *, fresh: bool = False
 ) -> tuple[tuple[int, str, int] | None, int | None, bool]:
     """The game's (version, status, chat sequence), None if there is no such game; for a
     `user_id`, how many games in play wait for that user (else None); and whether the
     "watching" mark of `watch_seat_id` was written lately (`watching_due`). Raises Revoked if
     the key's grant (`tag`, the seat) no longer holds. In the steady case, one cache round trip
-    and no query."""
+    and no query; `fresh`: the grant read from the database (a stream told that it changed,
+    before the commit's own cache update may have landed)."""
     keys = [
         _state_key(game_id),
         _turns_key(user_id),
@@ -155,7 +161,10 @@ def state(
     ]
     found = cache.get_many(keys) if enabled() else {}
     if user_id:
-        _check_grant(game_id, user_id, watch_seat_id, tag, found.get(keys[3]), found.get(keys[4]))
+        cached_tag, cached_owner = (
+            (None, None) if fresh else (found.get(keys[3]), found.get(keys[4]))
+        )
+        _check_grant(game_id, user_id, watch_seat_id, tag, cached_tag, cached_owner)
     game = found.get(keys[0])
     if game is None:
         game = _read_state(game_id)
@@ -243,6 +252,28 @@ def watching_due(seat_id: int, every_seconds: int) -> bool:
     return cache.add(_watch_key(seat_id), 1, every_seconds)
 
 
+def mark_watching(marks: Iterable[tuple[int, int, int]], seconds: int) -> None:
+    """The players of these open streams' game pages are watching them: (game id, user id,
+    seat id) each. With a shared cache, one write of all the marks (lasting `seconds`, no
+    database); without one (a worker would not see this process's memory), one UPDATE of
+    their seats' `watched`, the poll's own mark. Called by the stream process every
+    `seconds`/2 (games/stream.py); notifications.is_watching reads both."""
+    marks = list(marks)
+    if not marks:
+        return
+    if enabled():
+        cache.set_many({_streamed_key(game, user): 1 for game, user, _seat in marks}, seconds)
+        return
+    now = timezone.now()
+    _model("Seat").objects.filter(pk__in=[seat for _g, _u, seat in marks]).update(watched=now)
+
+
+def streamed(game_id: int, user_id: int) -> bool:
+    """Has an open stream of this player's game page marked them watching lately (the cache's
+    mark, `mark_watching`)? Without a shared cache the mark is the seat's row instead."""
+    return enabled() and cache.get(_streamed_key(game_id, user_id)) is not None
+
+
 # --- forgetting, after the commit that changed it ------------------------------------------------
 
 
@@ -323,11 +354,18 @@ def forget_seat(seat_id: int, user_id: int | None) -> None:
 # through them, so no write path has to remember.
 
 
-def user_saved(sender, instance, **kwargs) -> None:
+# The fields of a user whose change may end their right to read: their open streams hear it.
+_ACCESS_FIELDS = {"password", "is_active"}
+
+
+def user_saved(sender, instance, update_fields=None, **kwargs) -> None:
     forget_user(instance)
+    if not kwargs.get("created") and (update_fields is None or _ACCESS_FIELDS & set(update_fields)):
+        events.access_changed([instance.pk])
 
 
 def user_deleted(sender, instance, **kwargs) -> None:
+    events.access_changed([instance.pk])
     if enabled() and instance.pk is not None:
         key = _auth_key(instance.pk)
         transaction.on_commit(
@@ -335,9 +373,12 @@ def user_deleted(sender, instance, **kwargs) -> None:
         )
 
 
-def seat_saved(sender, instance, **kwargs) -> None:
+def seat_saved(sender, instance, update_fields=None, **kwargs) -> None:
     forget_seat(instance.pk, instance.user_id)
+    if not kwargs.get("created") and (update_fields is None or "user" in update_fields):
+        events.access_changed(game_id=instance.game_id)
 
 
 def seat_deleted(sender, instance, **kwargs) -> None:
     forget_seat(instance.pk, None)
+    events.access_changed(game_id=instance.game_id)

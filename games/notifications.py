@@ -23,7 +23,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games import effects, invitations, outbox, rows, vacation, webpush
+from games import effects, invitations, live, outbox, rows, vacation, webpush
 from games.models import (
     Digest,
     Game,
@@ -206,10 +206,13 @@ def unwanted(note: Notification) -> str:
 
 def is_watching(game_id: int, user_id: int, *, now=None) -> bool:
     """Has this player's open page of the game checked for news within
-    GEARTABLE_WATCHING_SECONDS (games.services.note_watching)? Then they see the news there."""
+    GEARTABLE_WATCHING_SECONDS (games.services.note_watching), or has its open stream marked
+    them watching (games.live.mark_watching)? Then they see the news there."""
     window = settings.GEARTABLE_WATCHING_SECONDS
     if not window:
         return False
+    if live.streamed(game_id, user_id):
+        return True
     since = (now or timezone.now()) - timedelta(seconds=window)
     return Seat.objects.filter(game_id=game_id, user_id=user_id, watched__gte=since).exists()
 

@@ -3,10 +3,11 @@
 One async view per stream: `game_events` (a game page: its game's changes, and its player's
 "Your turn · N") and `my_events` (any other page of a logged-in user: the count). A stream is
 authorized exactly as the poll is, by the same function (access.game_reader: the page's signed
-key, else the session) when it opens, at each event and at least every
-GEARTABLE_STREAM_RECHECK_SECONDS; once that no longer holds it ends. What it sends names only
-what changed (games/events.py); the page fetches its own fragment through the ordinary views.
-The way from commit to page: docs/live.md.
+key, else the session) when it opens, at each event (an `access` event, sent by whatever ends a
+right to read, reads the grant from the database) and at least every
+GEARTABLE_STREAM_RECHECK_SECONDS (10 minutes: a safety net); once that no longer holds it
+ends. What it sends names only what changed (games/events.py); the page fetches its own
+fragment through the ordinary views. The way from commit to page: docs/live.md.
 
 The process holds one PostgreSQL connection that LISTENs (`_listen`, psycopg's async
 connection, started by the first stream) and fans each event out through events.HUB. Reads
@@ -35,6 +36,7 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 
 from accounts.models import User
 from games import access, events, live
+from games.models import Status
 
 log = logging.getLogger(__name__)
 
@@ -55,6 +57,7 @@ class Viewer:
     version: int
     chat: int
     your_turn: int | None
+    seat: int = 0  # the viewer's own seat in a game in play (their "watching" mark), else 0
 
 
 # --- who may listen (the poll's rules) ----------------------------------------------------------
@@ -66,14 +69,16 @@ def _with_session(request: HttpRequest) -> None:
         request.session = _SESSIONS(request.COOKIES.get(settings.SESSION_COOKIE_NAME))
 
 
-def _game_viewer(request: HttpRequest, game_id: int) -> Viewer | None:
+def _game_viewer(request: HttpRequest, game_id: int, fresh: bool = False) -> Viewer | None:
     """The viewer if this request may see the game's changes, as the poll decides (one
-    function for both: access.game_reader); None otherwise."""
+    function for both: access.game_reader); None otherwise. `fresh`: the grant from the
+    database (an `access` event: the cache is set only after the commit that sent it)."""
     _with_session(request)
-    reader = access.game_reader(request, game_id)
+    reader = access.game_reader(request, game_id, fresh=fresh)
     if reader is None:
         return None
-    return Viewer(reader.user_id, reader.version, reader.chat, reader.your_turn)
+    seat = reader.seat if reader.user_id and reader.status == Status.ACTIVE else 0
+    return Viewer(reader.user_id, reader.version, reader.chat, reader.your_turn, seat or 0)
 
 
 def _me(request: HttpRequest) -> int | None:
@@ -113,6 +118,58 @@ def _read(fn):
 
 game_viewer = _read(_game_viewer)
 me = _read(_me)
+mark_watching = _read(live.mark_watching)
+
+
+# --- the seated players' "watching" marks --------------------------------------------------------
+
+
+class Watching:
+    """The "watching" marks of the players whose game page has its stream open here (a tab
+    in view: the page opens its stream without `h=1`), so that the page need not poll for it:
+    a player watching gets no "your turn" e-mail (notifications.is_watching). Written for all
+    of this process's open streams at once every GEARTABLE_WATCHING_SECONDS / 2 (one cache
+    write, no database read: live.mark_watching), and for a new one as it opens. In the
+    event loop's thread only."""
+
+    def __init__(self) -> None:
+        self.open: Counter = Counter()  # (game id, user id, seat id) -> streams open here
+        self.task: asyncio.Task | None = None
+
+    @staticmethod
+    def seconds() -> int:
+        return settings.GEARTABLE_WATCHING_SECONDS
+
+    async def add(self, mark: tuple[int, int, int]) -> None:
+        if not self.seconds():
+            return
+        self.open[mark] += 1
+        if self.task is None or self.task.done():
+            self.task = asyncio.create_task(self._run())
+        if self.open[mark] == 1:
+            try:
+                await mark_watching([mark], self.seconds())
+            except Exception:
+                log.warning("could not mark a player watching", exc_info=True)
+
+    def discard(self, mark: tuple[int, int, int]) -> None:
+        if mark in self.open:
+            self.open[mark] -= 1
+            if self.open[mark] <= 0:
+                del self.open[mark]
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(max(1.0, self.seconds() / 2))
+            if not self.open:
+                continue
+            try:
+                await mark_watching(list(self.open), self.seconds())
+            except Exception:  # the cache or the database away for a moment: next round
+                log.warning("could not mark the players watching", exc_info=True)
+
+
+WATCHING = Watching()
 
 
 # --- the listener: one LISTEN connection per process --------------------------------------------
@@ -311,6 +368,7 @@ async def game_events(request: HttpRequest, game_id: int) -> HttpResponse:
 async def _game_stream(request: HttpRequest, game_id: int, user_id: int):
     names = [f"game:{game_id}"] + ([f"user:{user_id}"] if user_id else [])
     queue = events.HUB.subscribe(*names)
+    mark = None  # the viewer's "watching" mark while this stream keeps it (WATCHING)
     try:
         seen_version, seen_chat = _seen(request)
         yield f"retry: {random.randint(*RETRY_MS)}\n\n"
@@ -321,8 +379,16 @@ async def _game_stream(request: HttpRequest, game_id: int, user_id: int):
             return
         your_turn = None
         checked = asyncio.get_running_loop().time()
+        in_view = request.GET.get("h") != "1"  # a tab out of sight is not someone watching
         while True:
             if viewer is not None:
+                wanted = (game_id, user_id, viewer.seat) if viewer.seat and in_view else None
+                if wanted != mark:
+                    if mark is not None:
+                        WATCHING.discard(mark)
+                    mark = wanted
+                    if mark is not None:
+                        await WATCHING.add(mark)
                 if (viewer.version, viewer.chat) != (seen_version, seen_chat):
                     seen_version, seen_chat = viewer.version, viewer.chat
                     yield _frame(
@@ -345,7 +411,10 @@ async def _game_stream(request: HttpRequest, game_id: int, user_id: int):
                 continue
             # An event (or time for the periodic check): is the viewer still allowed, and
             # what is the game's state now? The event itself is never forwarded as it came.
-            viewer = await game_viewer(request, game_id)
+            # Whatever ends a right to read sends `access` (games/events.py): then the grant
+            # is read from the database, and the periodic check is only a safety net.
+            fresh = event is not None and event.get("kind") in ("access", "resync")
+            viewer = await game_viewer(request, game_id, fresh)
             checked = now
             if viewer is None or viewer.user_id != user_id:
                 yield _frame({"kind": "revoked"}, event="revoked")
@@ -353,6 +422,8 @@ async def _game_stream(request: HttpRequest, game_id: int, user_id: int):
             if event is None:
                 yield ": keep-alive\n\n"
     finally:
+        if mark is not None:
+            WATCHING.discard(mark)
         events.HUB.unsubscribe(queue, *names)
 
 

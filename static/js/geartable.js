@@ -8,10 +8,12 @@
 
   const VISIBLE_MS = 2000;
   const HIDDEN_MS = 15000;
-  // While the stream is healthy: a safety net, and the "watching" mark (at most 60 s old:
-  // GEARTABLE_WATCHING_SECONDS) that spares a player with the page open their "your turn" e-mail.
-  const STREAM_VISIBLE_MS = 30000;
-  const STREAM_HIDDEN_MS = 60000;
+  // While the stream is healthy it carries everything, the "watching" mark too (the stream
+  // process keeps it while the tab is in view: docs/live.md); the poll is only a safety net
+  // (a proxy that holds the stream but buffers it), and it keeps the page's key fresh (10
+  // minutes) for the stream's reconnects: every 5 minutes, in view or not.
+  const STREAM_VISIBLE_MS = 300000;
+  const STREAM_HIDDEN_MS = 300000;
   // A stream that failed this many times in a row is given up for a while (the poll takes over)
   // and tried again after a pause with jitter, so a restart does not bring every tab at once.
   const STREAM_FAILURES = 3;
@@ -61,6 +63,9 @@
     connect();
     return {
       healthy: function () { return healthy; },
+      // The page came into view or went out of it: the stream is opened again, so that it
+      // knows (h=1: not watching) and sends at once what the page missed, if anything.
+      reopen: function () { if (source) { source.close(); connect(); } },
       // Called by the poll: reopen a stream that was given up, once its pause is over.
       retry: function () { if (!source && Date.now() >= pausedUntil) connect(); },
     };
@@ -149,6 +154,7 @@
       const chat = document.getElementById("chat-log");
       params.set("v", game ? game.dataset.version : live.dataset.version);
       if (chat) params.set("c", chat.dataset.seq);
+      if (document.hidden) params.set("h", "1");
       const token = new URLSearchParams(window.location.search).get("token");
       if (token) params.set("t", token);
       if (live.dataset.pollKey) params.set("k", live.dataset.pollKey);
@@ -156,7 +162,9 @@
     }, onEvent, schedule);
 
     document.addEventListener("visibilitychange", function () {
-      if (!document.hidden && !stopped) tick();
+      if (stopped) return;
+      if (stream && stream.healthy()) { stream.reopen(); return; }
+      if (!document.hidden) tick();
     });
     schedule();
   }
