@@ -51,7 +51,8 @@ class ProfileForm(forms.ModelForm):
         ]
 
     def other_fields(self) -> list:
-        return [field for field in self if field.name not in GRID_FIELDS]
+        """The fields shown before the grid (email_with_push, about the grid, after it)."""
+        return [f for f in self if f.name not in GRID_FIELDS and f.name != "email_with_push"]
 
     def clean_display_name(self):
         name = self.cleaned_data["display_name"]

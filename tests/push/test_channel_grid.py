@@ -138,6 +138,7 @@ def test_the_grid_is_a_table_with_labelled_boxes_and_saves_each_cell(push_on, bo
     html = client.get(reverse("profile")).content.decode()
     assert '<table class="channels">' in html and '<th scope="col">Push</th>' in html
     assert '<th scope="row">Game over</th>' in html
+    assert html.index("</table>") < html.index('id="id_email_with_push"')  # about the grid
     assert '<label for="id_email_game_over" class="sr-only">E-mail for game over</label>' in html
     assert '<label for="id_push_reminder" class="sr-only">Push for deadline reminders' in html
     data = {"time_zone": "UTC", "push_turn": "on", "notify_reminder": "on"}
