@@ -75,8 +75,13 @@ class UserAdmin(BaseUserAdmin):
                     "display_name",
                     "time_zone",
                     "notify_turn",
+                    "email_game_over",
                     "notify_reminder",
                     "notify_invitation",
+                    "push_turn",
+                    "push_game_over",
+                    "push_reminder",
+                    "push_invitation",
                     "only_known_inviters",
                 ]
             },

@@ -4,6 +4,17 @@ from accounts import push
 from accounts.models import User
 from accounts.names import check_name
 
+# The profile's grid (docs/notifications.md): one row per kind, its push, e-mail and digest
+# cells (None: no such choice for that kind).
+GRID = [
+    ("Your turn, a turn resolved", "push_turn", "notify_turn", "email_digest"),
+    ("Game over", "push_game_over", "email_game_over", None),
+    ("Invitation, rematch offer", "push_invitation", "notify_invitation", None),
+    ("Deadline reminder", "push_reminder", "notify_reminder", None),
+]
+PUSH_FIELDS = {row[1] for row in GRID}
+GRID_FIELDS = {name for row in GRID for name in row[1:] if name}
+
 
 class ProfileForm(forms.ModelForm):
     class Meta:
@@ -11,11 +22,16 @@ class ProfileForm(forms.ModelForm):
         fields = [
             "display_name",
             "time_zone",
+            "push_turn",
             "notify_turn",
             "email_digest",
-            "email_with_push",
-            "notify_reminder",
+            "push_game_over",
+            "email_game_over",
+            "push_invitation",
             "notify_invitation",
+            "push_reminder",
+            "notify_reminder",
+            "email_with_push",
             "only_known_inviters",
             "turn_sound",
         ]
@@ -23,7 +39,20 @@ class ProfileForm(forms.ModelForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if not push.enabled():  # no notifications on devices: nothing to choose
-            del self.fields["email_with_push"]
+            for name in PUSH_FIELDS | {"email_with_push"}:
+                del self.fields[name]
+        self.fields["email_digest"].label = "Daily digest instead of e-mail for your turn"
+
+    def grid(self) -> list[tuple]:
+        """(kind, its push, e-mail and digest fields: bound, or None) per row of the grid."""
+        return [
+            (kind, *(self[name] if name in self.fields else None for name in cells))
+            for kind, *cells in GRID
+        ]
+
+    def other_fields(self) -> list:
+        """The fields shown before the grid (email_with_push, about the grid, after it)."""
+        return [f for f in self if f.name not in GRID_FIELDS and f.name != "email_with_push"]
 
     def clean_display_name(self):
         name = self.cleaned_data["display_name"]

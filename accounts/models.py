@@ -27,11 +27,18 @@ class User(AbstractUser):
     time_zone = models.CharField(
         max_length=64, default="UTC", choices=[(tz, tz.replace("_", " ")) for tz in TIME_ZONES]
     )
+    # Which channel for which kind (docs/notifications.md; the profile's grid): e-mail
+    # (notify_turn, email_game_over, notify_invitation, notify_reminder) and push (push_*).
     notify_turn = models.BooleanField(
-        "E-mail me when it is my turn",
+        "E-mail for your turn",
         default=True,
-        help_text="Also for a resolved Out of Gears turn and the end of a game.",
+        help_text="Also for a resolved Out of Gears turn.",
     )
+    email_game_over = models.BooleanField("E-mail for game over", default=True)
+    push_turn = models.BooleanField("Push for your turn", default=True)
+    push_game_over = models.BooleanField("Push for game over", default=True)
+    push_invitation = models.BooleanField("Push for invitations and rematch offers", default=True)
+    push_reminder = models.BooleanField("Push for deadline reminders", default=True)
     email_digest = models.BooleanField(
         "One e-mail a day instead",
         default=False,
@@ -44,12 +51,12 @@ class User(AbstractUser):
         help_text="Off: a turn e-mail comes only when no notification reached any of your devices.",
     )
     notify_reminder = models.BooleanField(
-        "Remind me before a deadline",
+        "E-mail for deadline reminders",
         default=True,
         help_text="Once, when most of the time for a turn is gone.",
     )
     notify_invitation = models.BooleanField(
-        "E-mail me when a player invites me",
+        "E-mail for invitations and rematch offers",
         default=True,
         help_text="The invitation waits on your games page either way.",
     )

@@ -45,7 +45,7 @@ Kind = Notification.Kind
 PREFERENCE = {
     Kind.YOUR_TURN: "notify_turn",
     Kind.TURN_RESOLVED: "notify_turn",
-    Kind.GAME_OVER: "notify_turn",
+    Kind.GAME_OVER: "email_game_over",
     Kind.REMINDER: "notify_reminder",
     Kind.REPLACED: None,
     Kind.PLAYER_REPLACED: None,
@@ -102,7 +102,12 @@ def queue(game: Game, kind: str, seats, *, turn: int = 0, about: int = 0) -> lis
 # --- unsubscribe -------------------------------------------------------------------------------
 
 
-PREFERENCE_CODES = {"t": "notify_turn", "r": "notify_reminder", "i": "notify_invitation"}
+PREFERENCE_CODES = {
+    "t": "notify_turn",
+    "r": "notify_reminder",
+    "i": "notify_invitation",
+    "g": "email_game_over",
+}
 
 
 def _unsubscribe_signer(preference: str) -> signing.TimestampSigner:

@@ -40,9 +40,15 @@ def enabled() -> bool:
     return bool(settings.VAPID_PUBLIC_KEY and settings.VAPID_PRIVATE_KEY)
 
 
-# The profile's switch that governs each kind on devices (None: the device's own switch only).
-# "E-mail me when it is my turn" is about e-mail: a device turned on is asked for its turns.
-PREFERENCE = {Notification.Kind.REMINDER: "notify_reminder"}
+# The profile's grid cell that governs each kind on devices (absent: the device's own switch
+# only, e.g. "you were replaced by a bot"). The e-mail's cells are games/notifications.py's.
+PREFERENCE = {
+    Notification.Kind.YOUR_TURN: "push_turn",
+    Notification.Kind.TURN_RESOLVED: "push_turn",
+    Notification.Kind.GAME_OVER: "push_game_over",
+    Notification.Kind.REMINDER: "push_reminder",
+    "invitation": "push_invitation",
+}
 
 
 def may_push(user, kind: str) -> bool:

@@ -12,7 +12,8 @@ from accounts.models import User
 from games.notifications import read_unsubscribe_token
 
 PREFERENCE_LABELS = {
-    "notify_turn": "e-mails about your turns and games",
+    "notify_turn": "e-mails about your turns",
+    "email_game_over": "e-mails when a game ends",
     "notify_reminder": "deadline reminders",
     "notify_invitation": "e-mails when a player invites you",
 }

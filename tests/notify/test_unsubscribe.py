@@ -9,11 +9,13 @@ from datetime import timedelta
 import pytest
 from django.conf import settings
 from django.core import signing
+from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
 from games import notifications, services
+from games.models import Game, Notification, Status
 from tests.notify.helpers import play_turn, seat_to_act, unsubscribe_url
 from tests.support.games import start_geared
 
@@ -86,6 +88,21 @@ def test_the_reminder_link_turns_reminders_off(smtp_mail, alice, bob):
     assert Client().post(link_path(message)).status_code == 200
     waiting.refresh_from_db()
     assert (waiting.notify_turn, waiting.notify_reminder) == (True, False)
+
+
+def test_the_game_over_link_turns_off_the_game_over_box_only(smtp_mail, alice, bob):
+    """Issue 26 point 3: game over has its own e-mail box in the profile's grid."""
+    game = start_geared([alice, bob], turn_seconds=86400, target=2000)
+    Game.objects.filter(pk=game.pk).update(status=Status.FINISHED)
+    game.refresh_from_db()
+    smtp_mail.messages.clear()
+    with transaction.atomic():
+        notifications.queue(game, Notification.Kind.GAME_OVER, [game.seats.get(user=bob)])
+    (message,) = smtp_mail.to(bob.email)
+    assert Client().post(link_path(message)).status_code == 200
+    bob.refresh_from_db()
+    assert not bob.email_game_over
+    assert bob.notify_turn and bob.push_game_over and bob.notify_reminder
 
 
 def test_the_link_works_twice(turn_email):
