@@ -196,13 +196,19 @@ def unwanted(note: Notification) -> str:
         return "No longer wanted: the player turned it off or cannot be mailed."
     if note.user.email_digest and note.kind in DIGESTED:
         return "Left for the player's daily digest."
+    return _overtaken(note, note)
+
+
+def _overtaken(note: Notification, row: Notification | Push) -> str:
+    """Why the news of `note` is no longer worth sending by `row` (the e-mail itself or one of
+    its pushes, whose own attempts and age count), or "": one rule for both channels."""
     if note.kind in WATCHED_KINDS and is_watching(note.game_id, note.user_id):
         return "Not needed: the player had the game open."
     if note.kind in TURN_KINDS and not note.game.is_active:
         # Aborted or finished since it was written: there is no turn to play, late or not
         # (the game's own e-mail, "aborted" or "game over", tells the player).
         return f"No longer wanted: the game is {note.game.get_status_display().lower()}."
-    late = note.attempts > 1 or note.created < timezone.now() - outbox.seconds("OUTBOX_MAIL_GRACE")
+    late = row.attempts > 1 or row.created < timezone.now() - outbox.seconds("OUTBOX_MAIL_GRACE")
     if late and note.kind in TURN_KINDS and note.game.turn != note.turn:
         # A retry after an outage: the turn it announces has passed, the player has moved on.
         return "No longer wanted: the turn it announced is over."
@@ -258,14 +264,7 @@ def push_unwanted(push: Push) -> str:
     note = push.notification
     if not webpush.may_push(note.user, note.kind):  # preferences may have changed since
         return "No longer wanted: the player turned it off or cannot be reached."
-    if note.kind in WATCHED_KINDS and is_watching(note.game_id, note.user_id):
-        return "Not needed: the player had the game open."
-    if note.kind in TURN_KINDS and not note.game.is_active:
-        return f"No longer wanted: the game is {note.game.get_status_display().lower()}."
-    late = push.attempts > 1 or push.created < timezone.now() - outbox.seconds("OUTBOX_MAIL_GRACE")
-    if late and note.kind in TURN_KINDS and note.game.turn != note.turn:
-        return "No longer wanted: the turn it announced is over."
-    return ""
+    return _overtaken(note, push)
 
 
 def deliver_push(push_id: int) -> bool:
