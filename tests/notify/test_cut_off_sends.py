@@ -99,7 +99,7 @@ def test_a_lost_claim_may_have_arrived_only_if_its_worker_had_begun_sending(
     """Issue 23.6: "sent" must be true. A worker killed before it talked to SMTP sent nothing:
     if the e-mail is then no longer needed it is skipped, not counted as sent."""
     settings.MAILERS = mailers_for(smtp_server.port)
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=2000)  # two turns never end it
     row = lose_claim(reminder(game, alice), transmitting=transmitting)
     assert row.state == State.PENDING and row.maybe_sent is transmitting
     play_turn(game)  # the turn it reminded of is over
