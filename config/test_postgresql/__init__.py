@@ -1,0 +1,1 @@
+"""The tests' database backend: Django's PostgreSQL backend with a cheaper flush (see base.py)."""
