@@ -241,13 +241,18 @@ def log_context(game: Game, me: str | None, names: dict) -> dict:
     turns = [
         {
             "turn": number,
-            "who": names.get(next((e["seat"] for e in group if e.get("seat")), ""), ""),
+            "who": _turn_player(group, names, me),
             "time": time,
             "lines": [describe(view_event(e, me), names, me) for e in group],
         }
         for number, (group, time) in enumerate(zip(groups, times, strict=True), start=1)
     ]
     return {"lines": None, "turns": turns}
+
+
+def _turn_player(group: list[dict], names: dict, me: str | None) -> str:
+    seat = next((e["seat"] for e in group if e.get("seat")), "")
+    return "You" if seat and seat == me else names.get(seat, "")
 
 
 def _turn_times(game: Game) -> list:
