@@ -594,6 +594,26 @@ class ChatMessage(models.Model):
         return f"{self.author}: {self.text[:40]}"
 
 
+class GameNote(models.Model):
+    """A player's private note on a game (plans, what was discarded): shown to its writer only,
+    never to the other players, spectators, the fragments, the e-mails or the game's record.
+    Not a change to the game: written outside the locked write path, and the game's version
+    does not move (games/notes.py)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    text = models.TextField(max_length=2000)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="game_note_once_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"note of user {self.user_id} on game #{self.game_id}"
+
+
 class Report(models.Model):
     class State(models.TextChoices):
         OPEN = "open", "Open"

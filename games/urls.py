@@ -1,6 +1,16 @@
 from django.urls import path
 
-from games.views import chat, game, invitations, lobby, my_games, players, records, table
+from games.views import (
+    chat,
+    game,
+    invitations,
+    lobby,
+    my_games,
+    notes,
+    players,
+    records,
+    table,
+)
 
 urlpatterns = [
     path("lobby/", lobby.lobby, name="lobby"),
@@ -12,6 +22,8 @@ urlpatterns = [
     path("games/<int:game_id>/poll/", game.poll, name="game_poll"),
     path("games/<int:game_id>/move/", game.move, name="game_move"),
     path("games/<int:game_id>/log/", game.game_log, name="game_log"),
+    path("games/<int:game_id>/notes/", notes.save_note, name="game_note"),
+    path("games/next/", game.next_game, name="next_game"),
     path("games/<int:game_id>/replay/", records.game_replay, name="game_replay"),
     path("games/<int:game_id>/record.json", records.export, name="game_record"),
     path("games/import/", records.import_record, name="import_record"),

@@ -225,8 +225,49 @@ def refused_query(query) -> str:
 
 
 def log_context(game: Game, me: str | None, names: dict) -> dict:
+    """The log by turns, oldest first (issue 27.5): a turn is a player's events up to their
+    draw, which ends it (or the game's end); its time is the time of its last move. One query
+    for the times, whatever the length of the game."""
     events = with_build_numbers(game.state["events"], game.state["events"])
-    return {"lines": [describe(view_event(e, me), names, me) for e in events], "turns": None}
+    groups: list[list[dict]] = [[]]
+    for e in events:
+        groups[-1].append(e)
+        if e["type"] == "drew":
+            groups.append([])
+    groups = [g for g in groups if g]
+    times = _turn_times(game)
+    if len(times) != len(groups):
+        times = [None] * len(groups)  # a record whose moves do not match: no times, never wrong
+    turns = [
+        {
+            "turn": number,
+            "who": _turn_player(group, names, me),
+            "time": time,
+            "lines": [describe(view_event(e, me), names, me) for e in group],
+        }
+        for number, (group, time) in enumerate(zip(groups, times, strict=True), start=1)
+    ]
+    return {"lines": None, "turns": turns}
+
+
+def _turn_player(group: list[dict], names: dict, me: str | None) -> str:
+    seat = next((e["seat"] for e in group if e.get("seat")), "")
+    return "You" if seat and seat == me else names.get(seat, "")
+
+
+def _turn_times(game: Game) -> list:
+    """When each turn ended: a turn is moves up to the first one that is not a rearrangement
+    (which ends it with a draw); a game that ends on a rearrangement ends a last turn."""
+    times: list = []
+    open_turn = False
+    moves = game.moves.order_by("seq").values_list("created", "action__type")
+    for created, kind in moves:
+        if open_turn:
+            times[-1] = created
+        else:
+            times.append(created)
+        open_turn = kind == "rearrange"
+    return times
 
 
 def email_context(note_kind: str, game: Game, me: str | None, names: dict, turn: int) -> dict:

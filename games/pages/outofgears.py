@@ -7,7 +7,7 @@ import random
 
 from games import links
 from games.errors import Conflict, GameError
-from games.models import Game, Notification, Seat
+from games.models import Game, Move, Notification, Seat
 from games.outofgears import engine
 from games.outofgears.common import COLOURS
 from games.outofgears.text import describe, robot_names
@@ -217,16 +217,23 @@ def refused_query(query) -> str:
 def log_context(game: Game, me: str | None, names: dict) -> dict:
     view = engine.view(game.state, me)
     robots = robot_names(view, names)
+    # When each turn resolved (issue 27.5): the resolutions' moves, in order, one query.
+    resolved = list(
+        game.moves.filter(kind=Move.Kind.RESOLVE).order_by("seq").values_list("created", flat=True)
+    )
+    if len(resolved) != len(view["story"]):
+        resolved = [None] * len(view["story"])  # a record whose moves do not match: no times
     turns = [
         {
             "turn": story["turn"],
+            "time": time,
             "programs": [
                 f"{COLOURS[p['robot']].capitalize()}: {program_sentence(p)}"
                 for p in story["revealed"]
             ],
             "lines": [describe(e, robots) for e in story["events"]],
         }
-        for story in reversed(view["story"])
+        for story, time in zip(view["story"], resolved, strict=True)
     ]
     return {"lines": None, "turns": turns}
 

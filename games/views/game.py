@@ -7,6 +7,7 @@ import json
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import RequestDataTooBig
+from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -15,7 +16,7 @@ from django_htmx.http import HttpResponseStopPolling
 
 from accounts.middleware import shows_no_time
 from accounts.models import User
-from games import access, engines, live, services
+from games import access, engines, live, notes, services
 from games.context_processors import your_turn_count
 from games.models import Game, Seat, Status, seat_names
 from games.pages import Table, page
@@ -41,10 +42,13 @@ def _render_game(
     refused: object = None,
     query=None,
     fragment: bool | None = None,
+    turns: int | None = None,
 ) -> HttpResponse:
     """The game page, or its fragment (for htmx, or when `fragment`). `query`: the page's own
     parameters (a Geared selection), the request's by default; `refused`: the action just
-    refused, so that the form shows what the player picked next to the error."""
+    refused, so that the form shows what the player picked next to the error; `turns`: the
+    nav's "Your turn" count when the caller read it (a fragment's answer sends it along), so
+    that the "next game" link needs no query of its own."""
     query = request.GET if query is None else query
     if fragment is None:
         fragment = bool(request.htmx) and not request.htmx.boosted
@@ -86,12 +90,28 @@ def _render_game(
     context = game_context(request, game, seat, query=query, fragment=fragment, refused=refused)
     context["error"] = error
     context["poll_key"] = poll_key
+    if not fragment and turns is None and request.user.is_authenticated:
+        # The nav shows the count on every full page: read it once, for the nav and the link.
+        turns = context["nav_your_turn"] = your_turn_count(request.user)
+    context["next_game_url"] = _next_game_url(game, seat, context["is_my_turn"], turns)
     if error:
         context["focus"] = "error"
     template = f"games/{game.kind}.html" + ("#game" if fragment else "")
     if seat is not None:  # what this player has now been shown
         services.mark_seen(seat, game.version, context.get("mark_now", seat.seen_mark))
     return render(request, template, context, status=status)
+
+
+def _next_game_url(game: Game, seat: Seat | None, is_my_turn: bool, turns: int | None) -> str:
+    """Where "Next game waiting for you" leads (issue 27.3), or "" when no other game waits or
+    this one is the player's to play. Drawn from the nav's count, which already includes this
+    game when it waits for them: no query of its own (the link's view finds the game)."""
+    if seat is None or not seat.position or not turns:
+        return ""
+    if is_my_turn and game.is_active:
+        return ""
+    others = turns - (1 if seat.to_act and game.is_active else 0)
+    return f"{reverse('next_game')}?from={game.pk}" if others > 0 else ""
 
 
 def game_context(
@@ -133,6 +153,11 @@ def game_context(
     if not fragment and (seat is not None or request.user.is_authenticated):
         context["chat_messages"] = chat_messages(game)
         context["chat_read_only"] = seat is None
+    # The player's own notes (issue 27.4): on their full page only, outside `#game`, so that no
+    # fragment, poll or stream ever carries them, and a live update never clobbers the typing.
+    if not fragment and seat is not None and seat.position:
+        context["note_text"] = notes.note_text(game, request.user)
+        context["note_max"] = notes.NOTE_MAX
     context["spectator"] = seat is None and former is None
     if context["spectator"]:
         context["nav_section"] = "lobby"  # watching: a game found in the lobby, not one of mine
@@ -184,7 +209,8 @@ def game_fragment(request: HttpRequest, game_id: int) -> HttpResponse:
     game = visible_game(request, game_id, token=request.GET.get("token"))
     if game.status == Status.OPEN:
         return _render_game(request, game)
-    return _with_your_turn(request, _render_game(request, game, fragment=True))
+    turns = _your_turn(request)
+    return _with_your_turn(_render_game(request, game, fragment=True, turns=turns), turns)
 
 
 @shows_no_time  # it answers numbers and headers only: the session stays unread on its key path
@@ -245,11 +271,16 @@ def _poll_answer(
 YOUR_TURN_HEADER = "X-Your-Turn"
 
 
-def _with_your_turn(request: HttpRequest, response: HttpResponse) -> HttpResponse:
-    """An htmx answer that swaps part of a game page carries the nav's count along (one query),
-    so that "Your turn · N" follows the moves made and seen without a reload."""
-    if request.user.is_authenticated:
-        response[YOUR_TURN_HEADER] = str(your_turn_count(request.user))
+def _your_turn(request: HttpRequest) -> int | None:
+    """The nav's count for an htmx answer (one query, or the cache), None for a visitor."""
+    return your_turn_count(request.user) if request.user.is_authenticated else None
+
+
+def _with_your_turn(response: HttpResponse, turns: int | None) -> HttpResponse:
+    """An htmx answer that swaps part of a game page carries the nav's count along, so that
+    "Your turn · N" follows the moves made and seen without a reload."""
+    if turns is not None:
+        response[YOUR_TURN_HEADER] = str(turns)
     return response
 
 
@@ -304,7 +335,31 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
     # the commit, as the cache says (a worker that was quick, or tasks run in this process).
     if game.due_since is not None and live.committed_version(game_id) != game.version:
         game = visible_game(request, game_id)
-    return _with_your_turn(request, _render_game(request, game, query={}))
+    turns = _your_turn(request)
+    return _with_your_turn(_render_game(request, game, query={}, turns=turns), turns)
+
+
+@login_required
+@require_GET
+def next_game(request: HttpRequest) -> HttpResponse:
+    """The game that has waited longest for this player (issue 27.3, lichess's correspondence
+    queue): the nearest deadline first, then the one whose last change (the move that made it
+    their turn) is oldest; `from`, the game they come from, is skipped. None: My games."""
+    try:
+        current = int(request.GET.get("from", "0"))
+    except ValueError:
+        current = 0
+    found = (
+        Seat.objects.filter(user=request.user, to_act=True, game__status=Status.ACTIVE)
+        .exclude(game_id=current)
+        .order_by(F("game__deadline").asc(nulls_last=True), "game__updated", "game_id")
+        .values_list("game_id", flat=True)
+        .first()
+    )
+    if found is None:
+        messages.info(request, "No other game is waiting for you.")
+        return redirect("my_games")
+    return redirect("game", found)
 
 
 @require_GET

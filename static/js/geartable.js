@@ -421,3 +421,21 @@
     if (newGame) newGameForm(newGame);
   });
 })();
+
+// == issue 27.3: the next game ==
+// "N" follows the page's "Next game waiting for you" link (drawn only when another game waits),
+// never while the player types (a text box, a select, the notes) or holds a modifier.
+(function () {
+  "use strict";
+  document.addEventListener("keydown", function (event) {
+    if (event.defaultPrevented || event.repeat) return;
+    if (event.key !== "n" && event.key !== "N") return;
+    if (event.ctrlKey || event.metaKey || event.altKey) return;
+    const el = event.target;
+    if (el && el.closest && el.closest("input, textarea, select, [contenteditable]")) return;
+    const link = document.querySelector("a[data-next-game]");
+    if (!link) return;
+    event.preventDefault();
+    link.click();
+  });
+})();

@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 
 from accounts.models import TIME_ZONES, EmailSuppression, PushSubscription, User
 from games import moderation, services
-from games.models import ChatMessage, Game, Invitation, Kind, Move, Report, Seat
+from games.models import ChatMessage, Game, GameNote, Invitation, Kind, Move, Report, Seat
 from tests.support.games import start_geared
 
 pytestmark = pytest.mark.django_db
@@ -110,6 +110,8 @@ ENDPOINTS = {
         params("action", "version", "program", "robot-1-action", "robot-1-number"),
     ),
     "game_log": ("GET", "all", "game", params("token")),
+    "game_note": ("POST", "stranger", "game", params("text", "token")),
+    "next_game": ("GET", "all", "plain", params("from")),
     "game_replay": ("GET", "all", "game", params("step", "token")),
     "player": ("GET", "all", "token", params("x")),
     "bot_player": ("GET", "all", "token", params("x")),
@@ -175,7 +177,7 @@ def world(alice, bob, carol, settings):
 def snapshot():
     return (
         list(Game.objects.order_by("pk").values_list("pk", "version", "status", "chat_seq")),
-        [m.objects.count() for m in (Seat, Move, Invitation, ChatMessage, Report)],
+        [m.objects.count() for m in (Seat, Move, Invitation, ChatMessage, Report, GameNote)],
         list(
             PushSubscription.objects.order_by("pk").values_list("pk", "user", "endpoint", "p256dh")
         ),

@@ -142,13 +142,14 @@ def test_the_poll_costs_at_most_three_queries_with_the_session(alice, bob, carol
 
 
 def test_a_player_s_page_and_fragment_cost_a_fixed_few_queries(alice, bob):
-    """The game with its seats and players (one query), the chat (the full page only), the
-    nav's count; the first look also records what was seen. No user row: the player's is the
+    """The game with its seats and players (one query), the chat and the player's own notes
+    (the full page only: issue 27.4), the nav's count (also what the "next game" link reads,
+    issue 27.3); the first look also records what was seen. No user row: the player's is the
     one read with the seats."""
     game = start_geared([alice, bob])
     assert first_view_costs(game, alice) == {
-        "page, first look": 4,
-        "page, again": 3,
+        "page, first look": 5,
+        "page, again": 4,
         "fragment": 2,
         "fragment with a selection": 2,
     }

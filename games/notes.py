@@ -1,0 +1,43 @@
+"""A player's private notes on a game: the limits, the reading and the writing.
+
+A note is not a change to the game: nobody else ever sees it, so it is written outside the
+locked write path (games/services.py) and the game's version does not move; no page, poll,
+stream or e-mail learns of it (docs/notes.md)."""
+
+from __future__ import annotations
+
+from games.errors import GameError
+from games.models import Game, GameNote
+
+NOTE_MAX = 2000
+
+
+def note_text(game: Game, user) -> str:
+    """This player's note on the game ("" when they wrote none): one query."""
+    found = GameNote.objects.filter(game=game, user=user).values_list("text", flat=True).first()
+    return found or ""
+
+
+def clean_note(raw: str) -> str:
+    """The note as it will be stored, or a GameError (400) with a sentence: line breaks as the
+    textarea counts them (one character each), at most NOTE_MAX characters, no NUL."""
+    text = raw.replace("\r\n", "\n").replace("\r", "\n")
+    if "\x00" in text:
+        raise GameError("A note cannot contain a NUL character.")
+    if len(text) > NOTE_MAX:
+        raise GameError(
+            f"A note holds at most {NOTE_MAX:,} characters; this one has {len(text):,}. "
+            "Shorten it and save again."
+        )
+    return text
+
+
+def save_note(game: Game, user, raw: str) -> str:
+    """Store this player's note on the game (an empty one removes it); return the stored text.
+    The caller has checked that the user is seated at the game."""
+    text = clean_note(raw)
+    if not text.strip():
+        GameNote.objects.filter(game=game, user=user).delete()
+        return ""
+    GameNote.objects.update_or_create(game=game, user=user, defaults={"text": text})
+    return text
