@@ -137,7 +137,7 @@ def game_context(
     if context["spectator"]:
         context["nav_section"] = "lobby"  # watching: a game found in the lobby, not one of mine
     if game.status == Status.FINISHED and game.result:
-        context.update(_game_over_context(request, game, names, me))
+        context.update(_game_over_context(request, game, names, me, seats))
     seen = seat.seen_mark if seat is not None and seat.seen_version else None
     table = Table(
         game=game,
@@ -154,7 +154,9 @@ def game_context(
     return context
 
 
-def _game_over_context(request: HttpRequest, game: Game, names: dict, me) -> dict:
+def _game_over_context(
+    request: HttpRequest, game: Game, names: dict, me, seats: dict[str, Seat]
+) -> dict:
     """The end of the game: final standings, and the ways on (replay, a rematch)."""
     result = game.result
     scores, winners = result.get("scores", {}), result.get("winners", [])
@@ -163,6 +165,7 @@ def _game_over_context(request: HttpRequest, game: Game, names: dict, me) -> dic
         {
             "place": places.get(sid, i + 1),
             "name": names.get(sid, sid),
+            "seat": seats.get(sid),
             "score": scores.get(sid, 0),
             "winner": sid in winners,
             "is_me": sid == me,
