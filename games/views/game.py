@@ -10,12 +10,13 @@ from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
 from accounts.middleware import shows_no_time
 from accounts.models import User
-from games import access, engines, live, services
+from games import access, engines, live, players, services
 from games.context_processors import your_turn_count
 from games.models import Game, Seat, Status, seat_names
 from games.pages import Table, page
@@ -72,6 +73,9 @@ def _render_game(
                 else None,
                 "token": request.GET.get("token", ""),
                 "poll_key": poll_key,
+                # The invite box offers the people this player played with, then those they
+                # follow (issue 27.2): two queries, for the seated player only.
+                "suggestions": players.invite_suggestions(request.user) if seat else [],
                 **page(game.kind).table_context(game),
             },
             status=status,
@@ -173,7 +177,15 @@ def _game_over_context(
         for i, sid in enumerate(ranking)
     ]
     offered = services.rematch_of(game)
+    # "Play again with" (issue 27.2): the lobby's new table form with the game's other players
+    # who have an account here ticked to invite; for those who played in it.
+    user_id = request.user.pk if request.user.is_authenticated else None
+    played = any(user_id in (s.user_id, s.replaced_user_id) for s in seats.values())
+    others = [s.user.username for s in seats.values() if s.player_url and s.user_id != user_id]
     return {
+        "play_again_url": f"{reverse('lobby')}?{urlencode({'with': ','.join(others)})}#new-game"
+        if played and others and user_id
+        else "",
         "standings": standings,
         "rematch": offered,
         "rematch_mine": offered is not None

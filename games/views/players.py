@@ -32,10 +32,10 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     the name (never the e-mail address), the ratings and counts of finished games, and the
     games the visitor could open anyway (public ones, and their own with this player)."""
     user = _player_or_404(username)
-    raw_page = request.GET.get("page", "1")
-    if not (raw_page.isascii() and raw_page.isdigit()) or not 1 <= int(raw_page) <= players.LAST_PAGE:
+    raw = request.GET.get("page", "1")
+    page = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 6 else 0
+    if not 1 <= page <= players.LAST_PAGE:
         return bad_request(request, f"A page is a number from 1 to {players.LAST_PAGE}.")
-    page = int(raw_page)
     games, more = players.recent_games(user, request.user, page)
     me = request.user.is_authenticated and request.user.pk == user.pk
     flags = {
@@ -69,6 +69,11 @@ def _render(request, name: str, stats: list[dict], **flags) -> HttpResponse:
         row["greedy"] = bots.get(row["kind"])
     context = {"name": name, "stats": stats, "nav_section": "profile" if flags.get("is_me") else ""}
     return render(request, "games/player.html", {**context, **flags})
+
+
+def following_context(user: User) -> dict:
+    """The profile's list of the players this user follows (issue 27.2; one query)."""
+    return {"following": players.followed_players(user)}
 
 
 @login_required
