@@ -90,9 +90,7 @@ def test_issue_27_1_the_page_shows_the_rating_on_the_1500_scale_with_axes_and_a_
     assert "@example.com" not in page  # never an e-mail address
 
 
-def test_issue_27_1_recent_games_show_only_what_the_visitor_may_open(
-    finished, alice, bob, carol
-):
+def test_issue_27_1_recent_games_show_only_what_the_visitor_may_open(finished, alice, bob, carol):
     public = start_geared([alice, carol], target=1000, public=True)
     replay = reverse("game_replay", args=[finished.pk])
     for_bob = client_for(bob).get(player_url(alice)).content.decode()
@@ -187,4 +185,4 @@ def test_issue_27_2_play_again_ticks_the_players_and_invites_them_through_the_ta
     assert Game.objects.filter(creator=alice).count() == 2  # nothing made
     # A stranger's page offers to play with them.
     page = client.get(player_url(carol)).content.decode()
-    assert f'{reverse("lobby")}?with=carol#new-game' in page
+    assert f"{reverse('lobby')}?with=carol#new-game" in page
