@@ -7,6 +7,7 @@ import zoneinfo
 
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.urls import reverse
 from django.utils import timezone
 
 TIME_ZONES = sorted(zoneinfo.available_timezones() - {"Factory", "localtime"})
@@ -121,8 +122,33 @@ class User(AbstractUser):
         """The name other players see."""
         return self.display_name or self.username
 
+    def get_absolute_url(self) -> str:
+        """The player's public page (issue 27.1)."""
+        return reverse("player", args=[self.username])
+
     def __str__(self) -> str:
         return self.name
+
+
+class Follow(models.Model):
+    """One player following another (issue 27.2): private to the follower. Nobody is told, and
+    no page lists a player's followers; it only orders the follower's invitation suggestions
+    and lists the people they follow on their own profile."""
+
+    follower = models.ForeignKey(User, on_delete=models.CASCADE, related_name="follows")
+    followed = models.ForeignKey(User, on_delete=models.CASCADE, related_name="+")
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["follower", "followed"], name="follow_once"),
+            models.CheckConstraint(
+                condition=~models.Q(follower=models.F("followed")), name="follow_not_oneself"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.follower} follows {self.followed}"
 
 
 class EmailSuppression(models.Model):

@@ -5,6 +5,7 @@ from django.shortcuts import redirect, render
 
 from accounts.forms import ProfileForm
 from accounts.middleware import remember_time_zone
+from games.views.players import following_context
 from games.views.vacation import vacation_context
 
 
@@ -16,5 +17,5 @@ def profile(request: HttpRequest) -> HttpResponse:
         remember_time_zone(request, user)
         messages.success(request, "Your profile is saved.")
         return redirect("profile")
-    context = {"form": form, **vacation_context(request.user)}
+    context = {"form": form, **vacation_context(request.user), **following_context(request.user)}
     return render(request, "accounts/profile.html", context)

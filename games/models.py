@@ -324,6 +324,15 @@ class Seat(models.Model):
             return kind
         return self.user.name if self.user else "Empty seat"
 
+    @property
+    def player_url(self) -> str:
+        """The page of the account behind this seat's name, or "" where the name is not an
+        account's: a bot (also one that took a player's seat), an imported record's name, a
+        deactivated account (issue 27.1)."""
+        if self.recorded_name or self.bot or self.user is None or not self.user.is_active:
+            return ""
+        return self.user.get_absolute_url()
+
 
 def seat_names(seats) -> dict[str, str]:
     """The engine's seat id -> the seat's name, for the seats of a started game."""
@@ -706,9 +715,19 @@ class Rating(models.Model):
         return f"{who} · {self.get_kind_display()}"
 
     @property
-    def display(self) -> float:
-        """The conservative rating shown to players: mu - 3 sigma (OpenSkill's ordinal)."""
-        return self.mu - 3 * self.sigma
+    def display(self) -> int:
+        """The rating shown to players, on the familiar scale around 1500 (docs/ratings.md)."""
+        return display_rating(self.mu)
+
+    @property
+    def provisional(self) -> bool:
+        """Shown with a "?" while the estimate is still unsure (as lichess does)."""
+        return self.sigma > PROVISIONAL_SIGMA
+
+    @property
+    def spread(self) -> int:
+        """The uncertainty on the display scale: the rating is display ± spread."""
+        return round(DISPLAY_SCALE * self.sigma)
 
 
 class RatingChange(models.Model):
@@ -733,5 +752,24 @@ class RatingChange(models.Model):
         return f"{self.rating} after game #{self.game_id}"
 
     @property
-    def display_after(self) -> float:
-        return self.mu_after - 3 * self.sigma_after
+    def display_before(self) -> int:
+        return display_rating(self.mu_before)
+
+    @property
+    def display_after(self) -> int:
+        return display_rating(self.mu_after)
+
+    @property
+    def provisional_after(self) -> bool:
+        return self.sigma_after > PROVISIONAL_SIGMA
+
+
+# The display scale (docs/ratings.md, "The number shown"): OpenSkill's skill estimate mu (25 at
+# the start) moved to where Elo and lichess players expect it: 1500 at the start, and one
+# performance spread (beta = 25/6) worth 200 points, the gap at which Elo expects the stronger
+# player to win three games in four. "?" while sigma is above 6.5 (about ten two-player games).
+DISPLAY_START, DISPLAY_SCALE, PROVISIONAL_SIGMA = 1500, 48, 6.5
+
+
+def display_rating(mu: float) -> int:
+    return round(DISPLAY_START + DISPLAY_SCALE * (mu - 25))

@@ -4,8 +4,8 @@ page shows (games played, win rate per kind and seat count, the rating's history
 The rating model is OpenSkill's Plackett-Luce (a Weng-Lin model, pinned in requirements.txt).
 It is made for games of any number of players with a full ranking, which Elo and Glicko are not.
 It rates a 5-player Out of Gears game as one match, not as ten pairwise duels. Each player's
-rating is a mean `mu` and an uncertainty `sigma`. The page shows the conservative `mu - 3 sigma`,
-which rises as a player proves themselves. See docs/ratings.md for the rulings.
+rating is a mean `mu` and an uncertainty `sigma`. Pages show mu on the familiar scale around
+1500, with a "?" while sigma is large (Rating.display, Rating.provisional). See docs/ratings.md.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass
 
+from django.utils import timezone
 from openskill.models import PlackettLuce
 
 from games.models import Game, Kind, Rating, RatingChange, Seat, Status
@@ -172,28 +173,73 @@ def _percent(part: int, whole: int) -> int | None:
     return round(100 * part / whole) if whole else None
 
 
-WIDTH, HEIGHT, PAD = 320, 120, 8
+# The chart's frame, in the SVG's own units (it scales to the page's width): the plot, and the
+# margins that hold the axes' labels.
+WIDTH, HEIGHT = 400, 200
+LEFT, RIGHT, TOP, BOTTOM = 44, 12, 12, 30
+CHART_POINTS = 100  # the last this many games are drawn; the table lists the last TABLE_ROWS
+TABLE_ROWS = 20
 
 
 def chart(changes: list[RatingChange]) -> dict | None:
-    """The rating after each game as an SVG polyline's points (server-rendered; no script)."""
+    """The rating after each game, drawn on the server as an inline SVG (no script): a line
+    with a dot per game (its tooltip says the date, the game and the rating), a y axis with
+    three ratings and an x axis with the first and last dates; and the same as a table for
+    those who do not read charts (issue 27.1)."""
     if not changes:
         return None
-    values = [changes[0].mu_before - 3 * changes[0].sigma_before]
-    values += [c.display_after for c in changes]
+    changes = changes[-CHART_POINTS:]
+    values = [changes[0].display_before] + [c.display_after for c in changes]
+    dates = [timezone.localtime(changes[0].created)] + [
+        timezone.localtime(c.created) for c in changes
+    ]
     low, high = min(values), max(values)
-    span = (high - low) or 1.0
-    step = (WIDTH - 2 * PAD) / max(1, len(values) - 1)
-    points = [
-        (PAD + i * step, PAD + (HEIGHT - 2 * PAD) * (1 - (v - low) / span))
-        for i, v in enumerate(values)
+    # Round the axis out to tens, with some room, so the line never sits on the frame.
+    low, high = (low - 10) // 10 * 10, (high + 19) // 10 * 10
+    span = high - low
+    plot_w, plot_h = WIDTH - LEFT - RIGHT, HEIGHT - TOP - BOTTOM
+    step = plot_w / max(1, len(values) - 1)
+
+    def y(v: float) -> float:
+        return TOP + plot_h * (1 - (v - low) / span)
+
+    points = [(LEFT + i * step, y(v)) for i, v in enumerate(values)]
+    dots = [
+        {
+            "x": f"{x:.1f}",
+            "y": f"{yy:.1f}",
+            "label": f"{dates[i]:%-d %b %Y}: {values[i]}"
+            + (f", place {changes[i - 1].place}" if i else ", before the first game"),
+        }
+        for i, (x, yy) in enumerate(points)
+    ]
+    ticks = [{"value": v, "y": f"{y(v):.1f}"} for v in (low, (low + high) // 2, high)]
+    rows = [
+        {
+            "date": timezone.localtime(c.created),
+            "place": c.place,
+            "after": c.display_after,
+            "provisional": c.provisional_after,
+            "delta": c.display_after - c.display_before,
+        }
+        for c in reversed(changes[-TABLE_ROWS:])
     ]
     return {
         "width": WIDTH,
         "height": HEIGHT,
-        "points": " ".join(f"{x:.1f},{y:.1f}" for x, y in points),
-        "last": points[-1],
-        "low": low,
-        "high": high,
+        "left": LEFT,
+        "right": WIDTH - RIGHT,
+        "top": TOP,
+        "bottom": HEIGHT - BOTTOM,
+        "label_x": LEFT - 6,
+        "date_y": HEIGHT - BOTTOM + 18,
+        "points": " ".join(f"{x:.1f},{yy:.1f}" for x, yy in points),
+        "dots": dots,
+        "ticks": ticks,
+        "first_date": f"{dates[0]:%-d %b %Y}",
+        "last_date": f"{dates[-1]:%-d %b %Y}",
+        "low": min(values),
+        "high": max(values),
         "games": len(changes),
+        "rows": rows,
     }

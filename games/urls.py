@@ -40,6 +40,7 @@ urlpatterns = [
         name="chat_report",
     ),
     path("players/<str:username>/", players.player, name="player"),
+    path("players/<str:username>/follow/", players.follow, name="player_follow"),
     path("bots/<str:bot>/", players.bot, name="bot_player"),
     path("invitations/<str:token>/", invitations.accept_invitation, name="accept_invitation"),
     path(

@@ -3,6 +3,7 @@ import functools
 from django import template
 from django.conf import settings
 from django.template.loader import get_template
+from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from games import links
@@ -34,6 +35,23 @@ def abort_note(game) -> dict | None:
     )
     # No record: a table its creator called off (services.leave_game), not a moderator.
     return {"by_moderator": reason is not None, "reason": (reason or "").strip()}
+
+
+@register.simple_tag
+def player(who, name=None) -> str:
+    """`{% player seat %}`, `{% player user %}`, `{% player seat "You" %}`: a name, linked to its
+    player's page where it is an account's (issue 27.1): not a bot's, nor an imported record's,
+    nor a deactivated account's (Seat.player_url). `who` None: the name alone."""
+    if who is None:
+        return name or ""
+    if hasattr(who, "player_url"):  # a seat
+        url = who.player_url
+    else:  # a user
+        url = who.get_absolute_url() if who.is_active else ""
+    shown = who.name if name is None else name
+    if not url:
+        return format_html("{}", shown)
+    return format_html('<a class="player-link" href="{}">{}</a>', url, shown)
 
 
 @register.simple_tag

@@ -21,7 +21,15 @@ def chat_messages(game: Game) -> list[ChatMessage]:
     """The game's last messages, oldest first, each with its author."""
     # Only what the chat shows: Django builds (and decodes) each selected column, and the
     # author's row is wide (bench-cpu: the full page's chat query was ~0.8 ms of CPU).
-    shown = ("text", "created", "hidden", "author_id", "author__username", "author__display_name")
+    shown = (
+        "text",
+        "created",
+        "hidden",
+        "author_id",
+        "author__username",
+        "author__display_name",
+        "author__is_active",  # the name links to the player's page while the account is active
+    )
     latest = game.chat.select_related("author").only(*shown).order_by("-pk")[:CHAT_SHOWN]
     return list(reversed(latest))
 

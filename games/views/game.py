@@ -11,12 +11,13 @@ from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
 from accounts.middleware import shows_no_time
 from accounts.models import User
-from games import access, engines, live, notes, services
+from games import access, engines, live, notes, players, services
 from games.context_processors import your_turn_count
 from games.models import Game, Seat, Status, seat_names
 from games.pages import Table, page
@@ -76,6 +77,9 @@ def _render_game(
                 else None,
                 "token": request.GET.get("token", ""),
                 "poll_key": poll_key,
+                # The invite box offers the people this player played with, then those they
+                # follow (issue 27.2): two queries, for the seated player only.
+                "suggestions": players.invite_suggestions(request.user) if seat else [],
                 **page(game.kind).table_context(game),
             },
             status=status,
@@ -162,7 +166,7 @@ def game_context(
     if context["spectator"]:
         context["nav_section"] = "lobby"  # watching: a game found in the lobby, not one of mine
     if game.status == Status.FINISHED and game.result:
-        context.update(_game_over_context(request, game, names, me))
+        context.update(_game_over_context(request, game, names, me, seats))
     seen = seat.seen_mark if seat is not None and seat.seen_version else None
     table = Table(
         game=game,
@@ -179,7 +183,9 @@ def game_context(
     return context
 
 
-def _game_over_context(request: HttpRequest, game: Game, names: dict, me) -> dict:
+def _game_over_context(
+    request: HttpRequest, game: Game, names: dict, me, seats: dict[str, Seat]
+) -> dict:
     """The end of the game: final standings, and the ways on (replay, a rematch)."""
     result = game.result
     scores, winners = result.get("scores", {}), result.get("winners", [])
@@ -188,6 +194,7 @@ def _game_over_context(request: HttpRequest, game: Game, names: dict, me) -> dic
         {
             "place": places.get(sid, i + 1),
             "name": names.get(sid, sid),
+            "seat": seats.get(sid),
             "score": scores.get(sid, 0),
             "winner": sid in winners,
             "is_me": sid == me,
@@ -195,7 +202,15 @@ def _game_over_context(request: HttpRequest, game: Game, names: dict, me) -> dic
         for i, sid in enumerate(ranking)
     ]
     offered = services.rematch_of(game)
+    # "Play again with" (issue 27.2): the lobby's new table form with the game's other players
+    # who have an account here ticked to invite; for those who played in it.
+    user_id = request.user.pk if request.user.is_authenticated else None
+    played = any(user_id in (s.user_id, s.replaced_user_id) for s in seats.values())
+    others = [s.user.username for s in seats.values() if s.player_url and s.user_id != user_id]
     return {
+        "play_again_url": f"{reverse('lobby')}?{urlencode({'with': ','.join(others)})}#new-game"
+        if played and others and user_id
+        else "",
         "standings": standings,
         "rematch": offered,
         "rematch_mine": offered is not None

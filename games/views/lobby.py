@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
 from django.db.models import Count
@@ -12,12 +13,50 @@ from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
-from games import live, services
+from accounts.models import User
+from games import live, players, services
 from games.forms import NewGameForm
 from games.models import Game, Status, table_prefetch
+from games.views.common import bad_request
+
+INVITES_MAX = 7  # a table has at most eight seats, one of them the creator's
+NAME_MAX = 150  # a username's length (AbstractUser)
 
 
-def _render_lobby(request: HttpRequest, form: NewGameForm, status: int = 200) -> HttpResponse:
+def _invite_choices(user, ticked: list[str]) -> list[tuple[User, bool]]:
+    """The new table form's invite box (issue 27.2): the players named to play again with
+    (ticked), then the people this user played with, then the ones they follow. Three queries
+    at most, for a logged-in player only."""
+    if not user.is_authenticated:
+        return []
+    wanted = {name.lower() for name in ticked}
+    named = []
+    if wanted:
+        named = list(
+            User.objects.filter(is_active=True, username__in=ticked)
+            .exclude(pk=user.pk)
+            .only("username", "display_name", "is_active")
+        )
+    found = {u.pk for u in named}
+    choices = [(u, True) for u in named]
+    for u in players.invite_suggestions(user):
+        if u.pk not in found:
+            choices.append((u, u.username.lower() in wanted))
+    return choices
+
+
+def _names(raw: list[str]) -> list[str] | None:
+    """The usernames asked for (`with=a,b` or the invite boxes), or None if no form of ours
+    sends them."""
+    names = [n.strip() for n in raw if n.strip()]
+    if len(names) > INVITES_MAX or any(len(n) > NAME_MAX for n in names):
+        return None
+    return list(dict.fromkeys(names))
+
+
+def _render_lobby(
+    request: HttpRequest, form: NewGameForm, status: int = 200, ticked: list[str] = ()
+) -> HttpResponse:
     return render(
         request,
         "games/lobby.html",
@@ -25,6 +64,7 @@ def _render_lobby(request: HttpRequest, form: NewGameForm, status: int = 200) ->
             "lists": _lobby_lists(),
             "form": form,
             "blank_form": "" if form.is_bound else _blank_form_html(),
+            "invite_choices": _invite_choices(request.user, list(ticked)),
             "nav_section": "lobby",
         },
         status=status,
@@ -77,18 +117,43 @@ WATCH_SHOWN = 20
 
 @require_GET
 def lobby(request: HttpRequest) -> HttpResponse:
-    return _render_lobby(request, NewGameForm())
+    """The lobby; `?with=bob,carol` (a finished game's or a player page's "play again with")
+    ticks those players in the new table form's invite box."""
+    ticked = _names(request.GET.get("with", "")[:2000].split(","))
+    if ticked is None:
+        return bad_request(request, f"Invite at most {INVITES_MAX} players at once.")
+    return _render_lobby(request, NewGameForm(), ticked=ticked)
 
 
 @login_required
 @require_POST
 def create(request: HttpRequest) -> HttpResponse:
     form = NewGameForm(request.POST)
+    invites = _names(request.POST.getlist("invite"))
+    if invites is None:
+        return bad_request(request, f"Invite at most {INVITES_MAX} players at once.")
     if form.is_valid():
         try:
             game = services.create_game(request.user, form.spec())
         except services.GameError as exc:
             form.add_error(None, exc.message)
         else:
+            _send_invitations(request, game, invites)
             return redirect(game)
-    return _render_lobby(request, form, status=400)
+    return _render_lobby(request, form, status=400, ticked=invites)
+
+
+def _send_invitations(request: HttpRequest, game: Game, names: list[str]) -> None:
+    """The invite box's players, each invited through the table's own invite path
+    (services.invite: its rules, its e-mails, its refusals), one after the other; a refusal
+    is said on the new table's page and the others still go."""
+    sent = []
+    for name in names:
+        try:
+            invitation = services.invite(request.user, game.pk, name)
+        except services.GameError as exc:
+            messages.error(request, f"{name}: {exc.message}")
+        else:
+            sent.append(invitation.user.name if invitation.user else name)
+    if sent:
+        messages.success(request, f"Invitation sent to {', '.join(sent)}.")

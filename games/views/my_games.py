@@ -115,10 +115,11 @@ def _with_scores(seats):
     return seats.annotate(**{f"state_{key}": KeyTransform(key, "game__state") for key in keys})
 
 
-# What a row needs of every seat at the table: whose turn it is and each one's name (Seat.name).
+# What a row needs of every seat at the table: whose turn it is, each one's name (Seat.name) and
+# the link to their page (Seat.player_url: an active account's).
 OTHERS = Seat.objects.select_related("user", "replaced_user").only(
     *("game_id", "position", "to_act", "recorded_name", "bot", "bot_number"),
-    *("user", "user__display_name", "user__username"),
+    *("user", "user__display_name", "user__username", "user__is_active"),
     *("replaced_user", "replaced_user__display_name", "replaced_user__username"),
 )
 
@@ -140,7 +141,7 @@ def _decorate(seats: list[Seat]) -> list[Seat]:
         game = seat.game
         table = seat.table
         names = {s.seat_id: "You" if s.pk == seat.pk else s.name for s in table if s.position}
-        seat.others = [other.name for other in table if other.pk != seat.pk]
+        seat.others = [other for other in table if other.pk != seat.pk]
         seat.news = max(0, game.version - seat.seen_version) if seat.seen_version else 0
         if game.status == Status.ACTIVE:
             seat.turn_names = [names[s.seat_id] for s in table if s.to_act and s.position]

@@ -1,27 +1,60 @@
-"""Players' pages: ratings and statistics, for people and for the bots."""
+"""Players' pages: ratings, statistics and recent games, for people and for the bots; following
+a player (issue 27)."""
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import render
-from django.views.decorators.http import require_GET
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.utils.http import urlencode
+from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
-from games import ratings
+from games import players, ratings
+from games.errors import GameError
 from games.models import BotKind, Rating
+from games.views.common import answer_error, bad_request
 
 
-@login_required
-@require_GET
-def player(request: HttpRequest, username: str) -> HttpResponse:
+def _player_or_404(username: str) -> User:
+    # A deactivated account has no page (its names are not links either: Seat.player_url).
     user = User.objects.filter(username__iexact=username, is_active=True).first()
     if user is None:
         raise Http404("There is no such player.")
-    return _render(request, user.name, ratings.player_stats(user=user), is_me=user == request.user)
+    return user
 
 
-@login_required
+@require_GET
+def player(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's public face: anyone may read it, as on lichess. It shows only what is public:
+    the name (never the e-mail address), the ratings and counts of finished games, and the
+    games the visitor could open anyway (public ones, and their own with this player)."""
+    user = _player_or_404(username)
+    raw = request.GET.get("page", "1")
+    page = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 6 else 0
+    if not 1 <= page <= players.LAST_PAGE:
+        return bad_request(request, f"A page is a number from 1 to {players.LAST_PAGE}.")
+    games, more = players.recent_games(user, request.user, page)
+    me = request.user.is_authenticated and request.user.pk == user.pk
+    flags = {
+        "is_me": me,
+        "player": user,
+        "games": games,
+        "page": page,
+        "more": more,
+        "following": (
+            players.follows(request.user, user)
+            if request.user.is_authenticated and not me
+            else False
+        ),
+        # The lobby's new table form, with this player ticked to invite (issue 27.2).
+        "play_url": f"{reverse('lobby')}?{urlencode({'with': user.username})}#new-game",
+    }
+    return _render(request, user.name, ratings.player_stats(user=user), **flags)
+
+
 @require_GET
 def bot(request: HttpRequest, bot: str) -> HttpResponse:
     if bot not in BotKind.values:
@@ -36,3 +69,29 @@ def _render(request, name: str, stats: list[dict], **flags) -> HttpResponse:
         row["greedy"] = bots.get(row["kind"])
     context = {"name": name, "stats": stats, "nav_section": "profile" if flags.get("is_me") else ""}
     return render(request, "games/player.html", {**context, **flags})
+
+
+def following_context(user: User) -> dict:
+    """The profile's list of the players this user follows (issue 27.2; one query)."""
+    return {"following": players.followed_players(user)}
+
+
+@login_required
+@require_POST
+def follow(request: HttpRequest, username: str) -> HttpResponse:
+    """Follow (or, with unfollow=1, stop following) a player: always the logged-in player's own
+    list (the session says who; nothing posted can name a follower)."""
+    user = _player_or_404(username)
+    if user.pk == request.user.pk:
+        return bad_request(request, "You cannot follow yourself.")
+    back = user.get_absolute_url()
+    if request.POST.get("unfollow"):
+        players.unfollow(request.user, user)
+        messages.success(request, f"You no longer follow {user.name}.")
+        return redirect(back)
+    try:
+        players.follow(request.user, user)
+    except GameError as exc:
+        return answer_error(request, exc, back)
+    messages.success(request, f"You follow {user.name}. They are not told.")
+    return redirect(back)

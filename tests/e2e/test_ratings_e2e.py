@@ -1,5 +1,8 @@
-"""Ratings in the browser: after finished games, a player's page shows the rating, the games and
-the chart, at phone and desktop widths, with no console error or CSP violation."""
+"""Players' pages in the browser (issue 17.3, issue 27.1 and 27.2): after finished games, a name
+in My games leads to the player's page (rating on the 1500 scale, chart with axes, recent
+games), Follow and "Play a game with" work, and one's own page shows the chart and its table;
+at phone and desktop widths, axe at 0 critical and 0 serious, no console error or CSP
+violation. Screenshots in test-artifacts/screenshots/player-*.png."""
 
 from __future__ import annotations
 
@@ -7,6 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.helpers import DESKTOP, PHONE, log_in
+from tests.e2e.test_accessibility_e2e import axe_problems
 from tests.support.games import start_geared
 from tests.support.users import PASSWORD
 from tests.web.helpers import advance
@@ -20,15 +24,47 @@ def test_a_players_page_after_three_games(
     for _ in range(3):
         assert not advance(start_geared([alice, bob]), 2000).is_active
     for size in (PHONE, DESKTOP):
-        page = new_page(f"alice-{size['width']}", viewport=size)
+        width = size["width"]
+        page = new_page(f"alice-{width}", viewport=size)
         log_in(page, live_server, "alice", PASSWORD)
+
+        # issue 27.1: a name in My games' rows is a link to that player's page.
+        page.goto(f"{live_server.url}/games/finished/")
+        page.locator(".game-row .player-link", has_text="Bob").first.click()
+        expect(page.locator("h1")).to_have_text("Bob")
+        rating = page.locator("section.player-kind dd.rating")
+        expect(rating).to_contain_text("?")  # provisional after three games
+        value = int(rating.inner_text().rstrip("?"))
+        assert 1200 < value < 1800
+        expect(page.locator(".recent-game")).to_have_count(3)
+        assert axe_problems(page) == []
+        page.screenshot(path=screenshot_dir / f"player-bob-{width}.png", full_page=True)
+
+        # issue 27.2: follow, then play a game with him (the lobby's form, him ticked).
+        page.get_by_role("button", name="Follow").click()
+        expect(page.locator(".flash-success")).to_contain_text("You follow Bob")
+        expect(page.get_by_role("button", name="Unfollow")).to_be_visible()
+        page.get_by_role("link", name="Play a game with Bob").click()
+        expect(page.locator(".invite-picks input[value=bob]")).to_be_checked()
+        assert axe_problems(page) == []
+        page.screenshot(path=screenshot_dir / f"player-lobby-invite-{width}.png", full_page=True)
+        page.go_back()
+        page.get_by_role("button", name="Unfollow").click()
+        expect(page.get_by_role("button", name="Follow")).to_be_visible()
+
+        # One's own page, from the profile: the chart with its axes and its table.
         page.goto(f"{live_server.url}/accounts/profile/")
         page.get_by_role("link", name="Your ratings and statistics").click()
-        expect(page.locator("h1")).to_have_text("Alice")
-        section = page.locator("section", has_text="Geared: Build Your Bike")
+        expect(page.locator("h1")).to_have_text("Alice (you)")
+        section = page.locator("section.player-kind", has_text="Geared: Build Your Bike")
         expect(section.locator("dt:text('Games') + dd")).to_have_text("3")
         expect(section.locator("svg[role=img] polyline")).to_have_count(1)
+        expect(section.locator("svg[role=img] .chart-axis")).to_have_count(2)
         box = section.locator("svg[role=img]").bounding_box()
-        assert box and box["width"] <= size["width"]  # the chart fits the phone
-        page.screenshot(path=screenshot_dir / f"player-{size['width']}.png", full_page=True)
+        assert box and box["width"] <= width  # the chart fits the phone
+        section.get_by_text("The rating game by game").click()
+        expect(section.locator(".rating-table tbody tr")).to_have_count(3)
+        section.get_by_text("How the rating is worked out").click()
+        assert axe_problems(page) == []
+        page.screenshot(path=screenshot_dir / f"player-{width}.png", full_page=True)
     problems.assert_none()

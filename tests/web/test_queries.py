@@ -10,6 +10,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from accounts.models import Follow
 from games import services
 from games.models import Kind
 from tests.support.games import client_for, start_geared
@@ -213,3 +214,24 @@ def test_a_move_that_leaves_a_bot_to_play_is_answered_without_reading_the_game_a
     # The game's row with its state is read once: by the lock, not again for the answer.
     reads = [q for q in sql if q.lstrip().startswith("SELECT") and '"state"' in q]
     assert len(reads) == 1, reads
+
+
+def test_the_invite_boxes_cost_the_same_for_a_newcomer_and_a_player_with_many_friends(
+    alice, django_user_model
+):
+    """Issue 27.2: the lobby's invite box and the open table's (the people played with, then
+    those followed) are two queries whatever their number; `?with=` names add one."""
+    client = client_for(alice)
+    table = services.create_game(alice, services.NewGame(kind=Kind.GEARED, seat_count=3))
+    urls = (reverse("lobby"), table.get_absolute_url(), f"{reverse('lobby')}?with=f0,f1")
+    count_queries(client, urls[0])  # the lobby's lists, drawn once and cached (LOBBY_SECONDS)
+    newcomer = [count_queries(client, url) for url in urls]
+    friends = people(django_user_model, "f", 15)
+    for friend in friends[:13]:
+        game = services.create_game(friend, services.NewGame(kind=Kind.GEARED, seat_count=2))
+        services.join_game(alice, game.pk, token=game.join_token)
+    for friend in friends[5:]:
+        Follow.objects.create(follower=alice, followed=friend)
+    count_queries(client, urls[0])
+    assert [count_queries(client, url) for url in urls] == newcomer
+    assert newcomer[2] == newcomer[0] + 1

@@ -211,8 +211,14 @@ def snapshot(game: Game) -> tuple:
 
 
 def has_story_heading(html: str, turn: int) -> bool:
-    """The story section's heading for `turn` ("Turn 3", with or without its "new" badge)."""
+    """The story section's heading for `turn` ("Turn 3", with or without its "new" badge), or
+    the full log's ("Turn 3 · Bob" and its time, issue 27.5)."""
     return (
         re.search(rf"<h2>Turn {turn}( <span class=\"badge badge-new\">new</span>)?</h2>", html)
+        is not None
+        or re.search(
+            rf"<h2 id=\"turn-\d+-title\">Turn {turn}(?!\d)[^<]*(<time[^>]*>[^<]*</time>)?</h2>",
+            html,
+        )
         is not None
     )
