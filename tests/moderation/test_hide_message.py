@@ -3,6 +3,8 @@ everyone as "message hidden by a moderator", its text never sent to a player aga
 fragment, live check, log; a record holds no chat); a non-moderator cannot hide one. A
 suspended player is told why the chat box is closed."""
 
+import re
+
 import pytest
 from django.urls import reverse
 
@@ -99,3 +101,19 @@ def test_issue_27_8_a_suspended_player_is_told_why_the_chat_is_closed(
     page = client_for(alice).get(geared_game.get_absolute_url()).content.decode()
     assert 'id="chat-closed"' in page and "until 1 May 2099" in page
     assert 'id="chat-text"' not in page  # no box that would answer 403
+
+
+def test_issue_27_11_no_admin_table_header_is_empty(mod_client, geared_game, insult):
+    """The action column of a changelist and the first column of an inline had no text."""
+    pages = [
+        reverse("admin:games_chatmessage_changelist"),
+        reverse("admin:games_report_changelist"),
+        reverse("admin:accounts_user_changelist"),
+        reverse("admin:games_game_change", args=[geared_game.pk]),
+    ]
+    for url in pages:
+        body = mod_client.get(url).content.decode()
+        headers = re.findall(r"<th\b[^>]*>(.*?)</th>", body, flags=re.S)
+        assert headers, url
+        empty = [h for h in headers if not re.sub(r"<[^>]+>", "", h).strip()]
+        assert not empty, (url, empty)
