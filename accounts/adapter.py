@@ -3,12 +3,29 @@ e-mails sent through the outbox (accounts/mail.py): a request never waits on SMT
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import context as allauth_context
-from django.contrib.sites.shortcuts import get_current_site
+from django.conf import settings
 
 from accounts import mail
 from accounts.names import check_name
+
+SITE_NAME = "Geartable"
+
+
+@dataclass(frozen=True)
+class Site:
+    """What allauth's e-mails call `current_site`. Without django.contrib.sites it was the
+    request's host, and the e-mails said "Hello from 127.0.0.1:8000!" (issue 27.7)."""
+
+    name: str
+    domain: str
+
+
+def site() -> Site:
+    return Site(SITE_NAME, settings.SITE_URL)
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -16,9 +33,17 @@ class AccountAdapter(DefaultAccountAdapter):
         username = super().clean_username(username, shallow=shallow)
         return check_name(username, field="username")
 
+    def save_user(self, request, user, form, commit=True):
+        """The time zone chosen at sign-up (accounts.forms.SignupForm), in the same save."""
+        zone = getattr(form, "cleaned_data", {}).get("time_zone")
+        if zone:
+            user.time_zone = zone
+        return super().save_user(request, user, form, commit=commit)
+
     def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
         """Render as allauth does, then write it down instead of sending it now."""
         request = allauth_context.request
-        ctx = {"request": request, "email": email, "current_site": get_current_site(request)}
+        ctx = {"request": request, "email": email}
         ctx.update(context)
+        ctx["current_site"] = site()  # allauth's forms pass the request's host: the site's name
         mail.queue(template_prefix, self.render_mail(template_prefix, email, ctx))

@@ -1,8 +1,97 @@
+from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
 
 from accounts import push
-from accounts.models import User
+from accounts.models import TIME_ZONES, User
 from accounts.names import check_name
+
+# The time zone lists of sign-up and the profile (issue 27.7): the zones most players live in
+# first, then the others by region; the legacy aliases (US/Eastern, Etc/GMT+5, EST5EDT, ...)
+# stay valid for a player who has one but are not offered.
+COMMON_ZONES = [
+    "UTC",
+    "Europe/London",
+    "Europe/Paris",
+    "Europe/Berlin",
+    "Europe/Madrid",
+    "Europe/Rome",
+    "Europe/Warsaw",
+    "Europe/Athens",
+    "Europe/Moscow",
+    "America/New_York",
+    "America/Chicago",
+    "America/Denver",
+    "America/Los_Angeles",
+    "America/Toronto",
+    "America/Mexico_City",
+    "America/Sao_Paulo",
+    "Africa/Lagos",
+    "Africa/Johannesburg",
+    "Asia/Dubai",
+    "Asia/Kolkata",
+    "Asia/Singapore",
+    "Asia/Shanghai",
+    "Asia/Tokyo",
+    "Australia/Sydney",
+    "Pacific/Auckland",
+]
+REGIONS = [
+    "Africa",
+    "America",
+    "Antarctica",
+    "Arctic",
+    "Asia",
+    "Atlantic",
+    "Australia",
+    "Europe",
+    "Indian",
+    "Pacific",
+]
+
+
+def _label(zone: str) -> str:
+    return zone.replace("_", " ").replace("/", " / ")
+
+
+def time_zone_choices(current: str = "") -> list:
+    """The grouped list of time zones; `current` (a player's zone, maybe a legacy alias) is
+    kept in it, so that saving a profile never changes a zone nobody touched."""
+    allowed = set(TIME_ZONES)
+    common = [z for z in COMMON_ZONES if z in allowed]
+    groups: list = [("Common", [(z, _label(z)) for z in common])]
+    offered = set(common)
+    for region in REGIONS:
+        zones = [z for z in TIME_ZONES if z.startswith(region + "/") and z not in offered]
+        offered.update(zones)
+        # "America / Argentina / Buenos Aires" reads "Argentina / Buenos Aires" under America
+        groups.append((region, [(z, _label(z.split("/", 1)[1])) for z in zones]))
+    if current and current in allowed and current not in offered:
+        groups.append(("Other", [(current, _label(current))]))
+    return groups
+
+
+def time_zone_field(current: str = "", *, guess: bool = False) -> forms.ChoiceField:
+    attrs = {"data-guess-time-zone": ""} if guess else {}
+    return forms.ChoiceField(
+        label="Time zone",
+        choices=time_zone_choices(current),
+        initial=current or "UTC",
+        help_text="Deadlines and times are shown in it.",
+        widget=forms.Select(attrs=attrs),
+    )
+
+
+class SignupForm(AllauthSignupForm):
+    """allauth's sign-up with the player's time zone: guessed by the browser (geartable.js
+    fills it in from Intl), checked against the list like any choice; the adapter's save_user
+    stores it (issue 27.7)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        # Guessed only on a fresh form: after an error the player's own choice stays.
+        self.fields["time_zone"] = time_zone_field("UTC", guess=not self.is_bound)
+        self.fields["time_zone"].required = False  # left out (a script-less client): UTC
+
 
 # The profile's grid (docs/notifications.md): one row per kind, its push, e-mail and digest
 # cells (None: no such choice for that kind).
@@ -42,6 +131,7 @@ class ProfileForm(forms.ModelForm):
             for name in PUSH_FIELDS | {"email_with_push"}:
                 del self.fields[name]
         self.fields["email_digest"].label = "Daily digest instead of e-mail for your turn"
+        self.fields["time_zone"] = time_zone_field(self.instance.time_zone)
 
     def grid(self) -> list[tuple]:
         """(kind, its push, e-mail and digest fields: bound, or None) per row of the grid."""

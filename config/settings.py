@@ -141,6 +141,7 @@ ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Geartable] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if SITE_URL.startswith("https://") else "http"
 ACCOUNT_PRESERVE_USERNAME_CASING = False
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"  # the name rules of accounts/names.py
+ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}  # with the time zone (issue 27.7)
 # A password reset for an address without an account sends nothing (allauth's default mails it
 # "you have no account"): the form cannot be used to mail strangers, and says the same either way.
 ACCOUNT_EMAIL_UNKNOWN_ACCOUNTS = False

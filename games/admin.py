@@ -106,15 +106,27 @@ class MoveInline(admin.TabularInline):
         return False
 
 
+def _hide_link(message: ChatMessage) -> str:
+    """The way to hide a message (issue 27.8), or that it is hidden."""
+    if message.hidden:
+        return "Hidden"
+    url = reverse("admin:games_chatmessage_hide", args=[message.pk])
+    return format_html('<a class="button" href="{}">Hide…</a>', url)
+
+
 class ChatInline(admin.TabularInline):
     model = ChatMessage
     extra = 0
-    fields = ["created", "author", "text", "hidden"]
+    fields = ["created", "author", "text", "hidden", "hide_link"]
     readonly_fields = fields
     can_delete = False
 
     def has_add_permission(self, request, obj=None):
         return False
+
+    @admin.display(description="hide")
+    def hide_link(self, message: ChatMessage) -> str:
+        return _hide_link(message)
 
 
 class ModerateForm(forms.Form):
@@ -302,7 +314,7 @@ class ReportHandleForm(forms.Form):
         choices=[
             (Report.State.HIDDEN, "Hide the message"),
             (Report.State.DISMISSED, "Dismiss the report"),
-            (Report.State.SUSPENDED, "Suspend the author"),
+            (Report.State.SUSPENDED, "Suspend the author and hide the message"),
         ]
     )
     until = forms.DateTimeField(
@@ -542,15 +554,62 @@ class AccountMailAdmin(admin.ModelAdmin):
         return False
 
 
+class HideMessageForm(forms.Form):
+    reason = forms.CharField(
+        widget=forms.Textarea(attrs={"rows": 3}),
+        max_length=2000,
+        help_text="Kept in the moderation log. Players see “message hidden by a moderator”.",
+    )
+
+
 @admin.register(ChatMessage)
 class ChatMessageAdmin(admin.ModelAdmin):
-    list_display = ["created", "game", "author", "text", "hidden"]
+    list_display = ["created", "game", "author", "text", "hidden", "hide_link"]
     list_filter = ["hidden", "created"]
     search_fields = ["text", "author__username"]
-    readonly_fields = ["created", "game", "author", "text", "hidden"]
+    fields = ["created", "game", "author", "text", "hidden", "hide_link"]
+    readonly_fields = fields
+    list_select_related = ["author"]
 
     def has_add_permission(self, request):
         return False
+
+    @admin.display(description="hide")
+    def hide_link(self, message: ChatMessage) -> str:
+        return _hide_link(message)
+
+    def get_urls(self):
+        return [
+            path(
+                "<int:message_id>/hide/",
+                self.admin_site.admin_view(self.hide_view),
+                name="games_chatmessage_hide",
+            ),
+            *super().get_urls(),
+        ]
+
+    def hide_view(self, request, message_id: int):
+        """Hide one message from everyone, with a reason for the moderation log (issue 27.8)."""
+        message = get_object_or_404(ChatMessage.objects.select_related("author"), pk=message_id)
+        if not self.has_change_permission(request, message):
+            raise PermissionDenied("Only a moderator can hide a message.")
+        form = HideMessageForm(request.POST or None)
+        if request.method == "POST" and form.is_valid():
+            try:
+                moderation.hide_message(request.user, message.pk, form.cleaned_data["reason"])
+            except services.GameError as exc:
+                form.add_error(None, exc.message)
+            else:
+                messages.success(request, "The message is hidden.")
+                return redirect("admin:games_chatmessage_changelist")
+        context = {
+            **self.admin_site.each_context(request),
+            "title": "Hide a chat message",
+            "message": message,
+            "form": form,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/games/hide_message.html", context)
 
 
 class RatingChangeInline(admin.TabularInline):

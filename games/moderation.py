@@ -300,17 +300,46 @@ def lift_suspension(moderator: User, user: User, reason: str) -> None:
     _record(moderator, "lift suspension", reason, user=user)
 
 
+def _hide(moderator: User, message: ChatMessage, reason: str) -> None:
+    """Hide a message from everyone, in the moderation log; every open page's chat reloads
+    (the chat's count moves), and its text is never sent to a player again (views.chat)."""
+    if message.hidden:
+        return
+    ChatMessage.objects.filter(pk=message.pk).update(hidden=True)
+    message.hidden = True
+    Game.objects.filter(pk=message.game_id).update(chat_seq=F("chat_seq") + 1)
+    live.forget_game(message.game_id)
+    _record(moderator, "hide message", reason, game_id=message.game_id, message=message)
+
+
+def hide_message(moderator: User, message_id: int, reason: str) -> ChatMessage:
+    """A moderator hides a chat message, reported or not (issue 27.8): the open reports on it
+    are settled as hidden."""
+    if not reason.strip():
+        raise services.GameError("Give a reason: it goes in the moderation log.")
+    with transaction.atomic():
+        message = ChatMessage.objects.select_for_update().filter(pk=message_id).first()
+        if message is None:
+            raise services.NotFound("There is no such message.")
+        if message.hidden:
+            raise services.Conflict("This message is hidden already.")
+        _hide(moderator, message, reason.strip())
+        Report.objects.filter(message=message, state=Report.State.OPEN).update(
+            state=Report.State.HIDDEN, handled=timezone.now()
+        )
+    return message
+
+
 def handle_report(moderator: User, report: Report, outcome: str, reason: str, until=None) -> None:
-    """Hide the message, dismiss the report, or suspend the message's author."""
+    """Hide the message, dismiss the report, or suspend the message's author (which hides the
+    message too: a suspension that left the insult on the table answered only half of it)."""
     message = report.message
     with transaction.atomic():
         if outcome == Report.State.HIDDEN:
-            ChatMessage.objects.filter(pk=message.pk).update(hidden=True)
-            Game.objects.filter(pk=message.game_id).update(chat_seq=F("chat_seq") + 1)
-            live.forget_game(message.game_id)
-            _record(moderator, "hide message", reason, game_id=message.game_id, message=message)
+            _hide(moderator, message, reason)
         elif outcome == Report.State.SUSPENDED:
             suspend(moderator, message.author, reason, until)
+            _hide(moderator, message, reason)
         elif outcome == Report.State.DISMISSED:
             _record(moderator, "dismiss report", reason, message=message)
         else:

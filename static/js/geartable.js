@@ -439,3 +439,19 @@
     link.click();
   });
 })();
+
+/* == issue 27.7: the time zone guessed at sign-up == */
+// The sign-up form's time zone (data-guess-time-zone, only on a fresh form) is set to the
+// browser's own when the list has it; the server checks it against the list like any choice.
+(function () {
+  "use strict";
+  document.addEventListener("DOMContentLoaded", function () {
+    const select = document.querySelector("select[data-guess-time-zone]");
+    if (!select || !window.Intl || !Intl.DateTimeFormat) return;
+    let zone = "";
+    try { zone = Intl.DateTimeFormat().resolvedOptions().timeZone || ""; } catch (e) { return; }
+    if (Array.prototype.some.call(select.options, function (o) { return o.value === zone; })) {
+      select.value = zone;
+    }
+  });
+})();

@@ -183,7 +183,7 @@ def test_hiding_a_message_shows_players_it_was_removed(
     assert ChatMessage.objects.get(pk=report.message_id).hidden
     client.force_login(alice)
     page = client.get(geared_game.get_absolute_url()).content.decode()
-    assert "message removed by a moderator" in page
+    assert "message hidden by a moderator" in page
     assert "you are terrible" not in page
     assert ModerationAction.objects.get().action == "hide message"
 
@@ -201,6 +201,10 @@ def test_suspending_the_author_from_a_report(mod_client, report, bob):
     bob.refresh_from_db()
     assert bob.is_suspended and bob.suspension_reason == "repeated insults"
     assert Report.objects.get(pk=report.pk).state == "suspended"
+    # issue 27.8: the insult does not stay on the table
+    assert ChatMessage.objects.get(pk=report.message_id).hidden
+    actions = set(ModerationAction.objects.values_list("action", flat=True))
+    assert actions == {"suspend user", "hide message"}
 
 
 def test_the_audit_record_is_visible_in_the_admin(mod_client, moderator, geared_game):
