@@ -166,7 +166,7 @@ _TURN_ENDS = ("drew", "reshuffled", "game_over")
 
 def last_move_cards(view: dict) -> set[int]:
     """The cards the last turn placed, moved, stole, swapped, removed or discarded, among those
-    the table shows to everyone (builds, bikes, the discard pile): the board's highlight
+    the table draws for everyone (builds, bikes, the discard pile's top): the board's highlight
     (issue 27.9). Read from the seat's view only, and kept to the public cards, so it never
     names a card of a hand, whoever looks."""
     events = view["events"]
@@ -180,7 +180,7 @@ def last_move_cards(view: dict) -> set[int]:
         if e.get("seat") != seat or e["type"] in _TURN_ENDS:
             break  # the turn before
         moved.update(_moved_by(e))
-    public = {c["id"] for c in view["discard"]}
+    public = {view["discard"][-1]["id"]} if view["discard"] else set()  # its top is drawn
     for p in view["players"].values():
         for b in p["builds"]:
             public.update(c["id"] for c in b["parts"].values() if c)

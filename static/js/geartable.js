@@ -551,9 +551,9 @@
   }
 
   function checkStory(onLoad) {
-    const list = document.querySelector("#game ol.steps[data-turn]");
+    const list = document.querySelector("#game ol.steps");
     if (!list) return;
-    const turn = Number(list.dataset.turn);
+    const turn = Number(list.dataset.turn || 0);  // no story yet: turn 0
     const fresh = onLoad ? list.dataset.new === "1" : storyTurn !== null && turn > storyTurn;
     storyTurn = turn;
     if (fresh && !document.getElementById("replay")) playStory(list);
