@@ -45,7 +45,8 @@ class NewGameForm(forms.Form):
     )
     bot_kind = forms.ChoiceField(choices=BotKind.choices, initial=BotKind.GREEDY, label="Bot")
     robots = forms.TypedMultipleChoiceField(
-        choices=[(n, f"{n} {c}") for n, c in COLOURS.items()],
+        # The colour alone: the lobby draws each with its number and swatch (robot-<colour>).
+        choices=list(COLOURS.items()),
         coerce=int,
         required=False,
         widget=forms.CheckboxSelectMultiple,

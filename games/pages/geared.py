@@ -83,6 +83,7 @@ def context(table: Table) -> dict:
         part_links[target] = query
     preview = ui.get("preview")
     board = board_preview(view, preview.action) if preview else {}
+    last = last_move_cards(view)
     ghosts, leaving = board.get("ghosts", {}), board.get("leaving", set())
     icons_url = links.static("icons.svg")
     game_url = links.url("game", game.pk)
@@ -101,10 +102,24 @@ def context(table: Table) -> dict:
                 "is_turn": sid == view["turn"],
                 "progress": min(100, round(100 * p["score"] / view["target"])),
                 "builds": [
-                    _build(i, b, ghosts.get(b["id"], {}), leaving, part_links, sel, icons_url, urls)
+                    _build(
+                        i,
+                        b,
+                        ghosts.get(b["id"], {}),
+                        leaving,
+                        part_links,
+                        sel,
+                        icons_url,
+                        urls,
+                        last,
+                    )
                     for i, b in enumerate(p["builds"], start=1)
                 ],
                 "new_builds": board.get("new_builds", []) if sid == me else [],
+                "bikes": [
+                    {**bike, "last": any(c["id"] in last for c in bike["cards"])}
+                    for bike in p["bikes"]
+                ],
             }
         )
     if me:  # my own builds first, the others in seat order after
@@ -139,8 +154,52 @@ def context(table: Table) -> dict:
         ],
         "mark_now": view["events"][-1]["n"] if view["events"] else 0,
         "players": players,
+        "last_move": last,
+        "discard_last": bool(view["discard"]) and view["discard"][-1]["id"] in last,
         "turn_name": names.get(view["turn"], ""),
     }
+
+
+# The events that end a turn (the draw) or follow from a move without moving a card of its own.
+_TURN_ENDS = ("drew", "reshuffled", "game_over")
+
+
+def last_move_cards(view: dict) -> set[int]:
+    """The cards the last turn placed, moved, stole, swapped, removed or discarded, among those
+    the table draws for everyone (builds, bikes, the discard pile's top): the board's highlight
+    (issue 27.9). Read from the seat's view only, and kept to the public cards, so it never
+    names a card of a hand, whoever looks."""
+    events = view["events"]
+    end = len(events)
+    while end and events[end - 1]["type"] in _TURN_ENDS:
+        end -= 1
+    if not end:
+        return set()
+    seat, moved = events[end - 1].get("seat"), set()
+    for e in reversed(events[:end]):
+        if e.get("seat") != seat or e["type"] in _TURN_ENDS:
+            break  # the turn before
+        moved.update(_moved_by(e))
+    public = {view["discard"][-1]["id"]} if view["discard"] else set()  # its top is drawn
+    for p in view["players"].values():
+        for b in p["builds"]:
+            public.update(c["id"] for c in b["parts"].values() if c)
+        for bike in p["bikes"]:
+            public.update(c["id"] for c in bike["cards"])
+    return moved & public
+
+
+def _moved_by(e: dict) -> list[int]:
+    kind = e["type"]
+    if kind in ("played", "completed"):
+        return list(e["cards"])
+    if kind in ("rearranged", "discarded"):
+        return [e["card"]]
+    if kind in ("removed", "stole"):
+        return [e["card"], e["target"]]
+    if kind == "swapped":
+        return [e["card"], e["mine"], e["theirs"]]
+    return []
 
 
 def _hand(view: dict, ui: dict, sel: Selection) -> list[dict]:
@@ -169,10 +228,19 @@ def _hand(view: dict, ui: dict, sel: Selection) -> list[dict]:
 
 
 def _build(
-    number: int, build: dict, ghosts: dict, leaving: set, part_links: dict, sel, icons_url, urls
+    number: int,
+    build: dict,
+    ghosts: dict,
+    leaving: set,
+    part_links: dict,
+    sel,
+    icons_url,
+    urls,
+    last: set,
 ) -> dict:
     """A build as the page draws it: each slot with its card, the card a preview would put
-    there (faint), whether a preview takes its card away, and the link a tap on it follows;
+    there (faint), whether a preview takes its card away, whether the last turn moved it, and
+    the link a tap on it follows;
     and the slots' HTML (games/pages/geared_html.py). `number`: "Build 2", as text (a number
     printed by a template is localised, several times the cost)."""
     slots = []
@@ -186,6 +254,7 @@ def _build(
                 "leaving": cid in leaving,
                 "link": part_links.get(cid),
                 "selected": cid is not None and cid in (sel.move, sel.target),
+                "last": cid in last,
             }
         )
     html = geared_html.slots(slots, icons_url, *urls)

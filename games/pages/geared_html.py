@@ -55,15 +55,18 @@ def slots(slot_list: list[dict], icons_url: str, game_url: str, fragment_url: st
                 classes += " selected"
             if s["leaving"]:
                 classes += " leaving"
+            if s["last"]:
+                classes += " last-move"
             out.append(
                 f'<a class="{classes}" href="{game_url}{link}" hx-get="{fragment_url}{link}"'
                 f' hx-target="#game" hx-swap="outerHTML">{card(s["card"], icons_url)}</a>'
             )
         elif s["card"]:
+            last = " last-move" if s["last"] else ""
             if s["leaving"]:
-                opening = '<span class="slot filled leaving" title="Would leave this build">'
+                opening = f'<span class="slot filled leaving{last}" title="Would leave this build">'
             else:
-                opening = '<span class="slot filled">'
+                opening = f'<span class="slot filled{last}">'
             out.append(f"{opening}{card(s['card'], icons_url)}</span>")
         else:
             name = escape(title(s["name"]))

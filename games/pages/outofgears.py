@@ -100,10 +100,34 @@ def _picked(action: object) -> dict[int, dict]:
     }
 
 
+def last_moves(story: dict) -> tuple[set[int], set[int]]:
+    """The robots that gained or gave gears, and the junkyards harvested or trapped, in the last
+    turn's story: the board's highlight (issue 27.9). A resolved story is public (O18)."""
+    robots: set[int] = set()
+    yards: set[int] = set()
+    for e in story.get("events", []):
+        kind = e["type"]
+        if kind == "defend" and e["gear"] is not None:
+            robots.update((e["defender"], e["attacker"]))
+        elif kind == "attack":
+            robots.update(int(r) for r, got in e["took"].items() if got)
+            if any(e["took"].values()):
+                robots.add(e["target"])
+        elif kind in ("trap", "harvest"):
+            robots.update(int(r) for r, got in e["took"].items() if got)
+            if any(e["took"].values()):
+                yards.add(e["junkyard"])
+        elif kind == "assemble":
+            robots.add(e["robot"])
+    return robots, yards
+
+
 def context(table: Table) -> dict:
     """Junkyards in a ring, robots, my program form, the story of the last turn."""
     view, legal, names, seen = table.view, table.legal, table.names, table.seen
     players = robot_names(view, names)
+    story = view.get("last_story") or {}
+    moved_robots, moved_yards = last_moves(story)
     robots = []
     for key in sorted(view["robots"], key=int):
         r = view["robots"][key]
@@ -114,6 +138,7 @@ def context(table: Table) -> dict:
                 "player": players[key],
                 "submitted": view["submitted"].get(r["seat"], False),
                 "mine": int(key) in view["my_robots"],
+                "last": int(key) in moved_robots,
             }
         )
     yards = []
@@ -125,9 +150,9 @@ def context(table: Table) -> dict:
                 "in_play": gears is not None,
                 "gears": gears or [],
                 "count": str(len(gears or ())),
+                "last": n in moved_yards,
             }
         )
-    story = view.get("last_story") or {}
     waiting_for = [names.get(s, s) for s, done in view["submitted"].items() if not done]
     return {
         "legal": legal,

@@ -71,33 +71,49 @@ def import_record(request: HttpRequest) -> HttpResponse:
 
 @require_GET
 def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
-    """A finished game, step by step: replayed from its seed and its move log, each step shown
-    as the visitor's own seat saw it then (or as a spectator)."""
+    """A game that is over, step by step: replayed from its seed and its move log, each step
+    shown as the visitor's own seat saw it then (or as a spectator). It opens on the deal
+    (step 0), and only its last step shows the final standings: no spoiler (issue 27.6). With
+    htmx a step is the `#replay` fragment, swapped in place (the links push the step's URL);
+    htmx's history restore (Back, with no snapshot kept) gets the whole page."""
     game = visible_game(request, game_id, token=request.GET.get("token"))
     if not game.is_over or not game.state:
         raise Http404("A game can be replayed once it is over.")
     moves = replay.moves_of(game)
     try:
-        step = min(max(int(request.GET.get("step", len(moves))), 0), len(moves))
+        step = min(max(int(request.GET.get("step", 0)), 0), len(moves))
     except ValueError:
-        step = len(moves)
+        step = 0
     past = copy.copy(game)
     past.state = replay.state_at(game, moves, step)
     context = game_context(request, past, services.seat_of(game, request.user), query={})
+    if step < len(moves):
+        context.pop("standings", None)  # the end is for the last step only
     context.update(
         step=step,
         steps=len(moves),
         move=moves[step - 1] if step else None,
         board=f"games/{game.kind}.html#game",
-        jumps=sorted(
-            {
-                0,
-                max(0, step - 10),
-                max(0, step - 1),
-                min(len(moves), step + 1),
-                min(len(moves), step + 10),
-                len(moves),
-            }
-        ),
+        jumps=_jumps(step, len(moves)),
     )
-    return render(request, "games/replay.html", context)
+    fragment = request.htmx and not request.htmx.history_restore_request
+    return render(request, "games/replay.html" + ("#replay" if fragment else ""), context)
+
+
+def _jumps(step: int, steps: int) -> list[dict]:
+    """The replay bar's links: the start, ten back, one back, one on, ten on, the end; `key`
+    names the keyboard's way to it (static/js/geartable.js: Home, ←, →, End)."""
+    marks = [
+        (0, "Start", "start"),
+        (step - 10, f"◀ {step - 10}", ""),
+        (step - 1, "◀ Previous", "prev"),
+        (step + 1, "Next ▶", "next"),
+        (step + 10, f"{step + 10} ▶", ""),
+        (steps, "End", "end"),
+    ]
+    jumps, seen = [], {step}
+    for n, label, key in marks:
+        if 0 <= n <= steps and n not in seen:
+            seen.add(n)
+            jumps.append({"n": n, "label": label, "key": key})
+    return jumps

@@ -455,3 +455,150 @@
     }
   });
 })();
+
+// == issue 27.6 and 27.9: the replay's keys and autoplay; a resolution's story step by step ==
+(function () {
+  "use strict";
+
+  const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)");
+  function stillness() { return Boolean(reduced && reduced.matches); }
+
+  // --- the replay (27.6): ← → Home End follow the bar's links (htmx swaps #replay and pushes
+  // the step's URL); Play steps on every AUTOPLAY_MS until the end or Pause. With reduced
+  // motion the steps still come, only without their fade (site.css).
+  const AUTOPLAY_MS = 1200;
+  let playing = false;
+  let timer = null;
+
+  function replayBox() { return document.getElementById("replay"); }
+
+  function stepLink(box, n) {
+    return box.querySelector('.jumps a[data-step="' + n + '"]');
+  }
+
+  function go(box, n) {
+    const link = stepLink(box, n);
+    if (!link) return false;
+    link.click();
+    return true;
+  }
+
+  function showPlayState(box) {
+    const button = box.querySelector("button.autoplay");
+    if (!button) return;
+    button.hidden = false;
+    button.textContent = playing ? "Pause" : "Play";
+    button.setAttribute("aria-pressed", playing ? "true" : "false");
+    const help = box.querySelector(".keys-help");
+    if (help) help.hidden = false;
+  }
+
+  function scheduleNext() {
+    clearTimeout(timer);
+    if (!playing) return;
+    timer = setTimeout(function () {
+      const box = replayBox();
+      if (!box || !playing) return;
+      const step = Number(box.dataset.step);
+      if (step >= Number(box.dataset.steps) || !stepLink(box, step + 1)) {
+        playing = false;
+        showPlayState(box);
+        return;
+      }
+      // Autoplay walks many steps: the address follows without a Back entry for each one.
+      const link = stepLink(box, step + 1);
+      htmx.ajax("GET", link.getAttribute("href"), { target: "#replay", swap: "outerHTML" }).then(function () {
+        history.replaceState(history.state, "", link.href);
+      });
+    }, AUTOPLAY_MS);
+  }
+
+  document.addEventListener("click", function (event) {
+    const button = event.target.closest && event.target.closest("#replay button.autoplay");
+    if (!button) return;
+    const box = replayBox();
+    playing = !playing;
+    // Play at the end starts again from the deal.
+    if (playing && Number(box.dataset.step) >= Number(box.dataset.steps)) go(box, 0);
+    showPlayState(box);
+    scheduleNext();
+  });
+
+  const KEYS = { ArrowLeft: -1, ArrowRight: 1, Home: "start", End: "end" };
+  document.addEventListener("keydown", function (event) {
+    const box = replayBox();
+    if (!box || !(event.key in KEYS) || event.altKey || event.ctrlKey || event.metaKey) return;
+    const el = event.target;
+    if (el && el.closest && el.closest("input, textarea, select, [contenteditable]")) return;
+    const step = Number(box.dataset.step);
+    const want = KEYS[event.key];
+    const n = want === "start" ? 0 : want === "end" ? Number(box.dataset.steps) : step + want;
+    if (n === step) return;
+    if (go(box, n)) {
+      event.preventDefault();
+      playing = false;
+      clearTimeout(timer);
+    }
+  });
+
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (!event.detail.target || event.detail.target.id !== "replay") return;
+    const box = replayBox();
+    if (!box) return;
+    showPlayState(box);
+    // The keyboard stays on the control it was on (the swap replaced it).
+    const key = event.detail.requestConfig && event.detail.requestConfig.elt &&
+      event.detail.requestConfig.elt.dataset ? event.detail.requestConfig.elt.dataset.key : "";
+    const active = document.activeElement;
+    if (!active || active === document.body || !document.contains(active)) {
+      const again = key ? box.querySelector('.jumps a[data-key="' + key + '"]') : null;
+      (again || box.querySelector("button.autoplay")).focus({ preventScroll: true });
+    }
+    scheduleNext();
+  });
+
+  // --- an Out of Gears resolution (27.9): the story's steps appear one after another when a
+  // new turn's story arrives (a live swap, or a page that opens on a story not yet seen). The
+  // lines are in the page already (without JavaScript, all show); with reduced motion, at once.
+  const STEP_MS = 700;
+  let storyTurn = null;
+
+  function playStory(list) {
+    const lines = Array.prototype.slice.call(list.querySelectorAll("li"));
+    if (stillness() || lines.length < 2) return;
+    list.classList.add("playing");
+    lines.forEach(function (li, i) {
+      if (i > 0) li.classList.add("step-waiting");
+    });
+    let i = 1;
+    const tick = setInterval(function () {
+      if (!document.contains(list) || i >= lines.length) {
+        clearInterval(tick);
+        list.classList.remove("playing");
+        list.dataset.played = "1";
+        return;
+      }
+      lines[i].classList.remove("step-waiting");
+      lines[i].classList.add("step-shown");
+      i += 1;
+    }, STEP_MS);
+  }
+
+  function checkStory(onLoad) {
+    const list = document.querySelector("#game ol.steps");
+    if (!list) return;
+    const turn = Number(list.dataset.turn || 0);  // no story yet: turn 0
+    const fresh = onLoad ? list.dataset.new === "1" : storyTurn !== null && turn > storyTurn;
+    storyTurn = turn;
+    if (fresh && !document.getElementById("replay")) playStory(list);
+  }
+
+  document.addEventListener("htmx:afterSettle", function (event) {
+    if (event.detail.target && event.detail.target.id === "game") checkStory(false);
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    checkStory(true);
+    const box = replayBox();
+    if (box && window.htmx) showPlayState(box);
+  });
+})();

@@ -124,7 +124,7 @@ def test_importing_a_record_replays_it_on_the_site_for_the_importer_only(client,
     assert [s.name for s in imported.seats.order_by("position")] == ["Ann", "Ben"]
     assert imported.state["names"] == {"1": "Ann", "2": "Ben"}
     steps = Move.objects.filter(game=original).count()
-    end = client.get(reverse("game_replay", args=[imported.pk])).content.decode()
+    end = client.get(reverse("game_replay", args=[imported.pk]), {"step": steps}).content.decode()
     assert f"Step {steps} of {steps}" in end and "won with" in end
     assert client.get(reverse("game", args=[imported.pk])).status_code == 200
     # It is carol's: not listed for anyone, not visible to bob without the link.

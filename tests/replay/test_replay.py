@@ -49,7 +49,7 @@ def test_the_replay_page_shows_each_step_as_the_visitor_saw_it(client, alice, bo
     assert start.status_code == 200
     assert f"Step 0 of {steps}" in start.content.decode()
     assert "The cards are dealt." in start.content.decode()
-    end = client.get(url).content.decode()
+    end = client.get(url, {"step": steps}).content.decode()
     assert f"Step {steps} of {steps}" in end and "won with" in end
     assert str(game.seed) not in end
     client.force_login(carol)  # private game, not hers
