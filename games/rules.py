@@ -12,8 +12,10 @@ import markdown
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
 
+from games.geared import builds as geared_builds
 from games.geared import cards as geared_cards
 from games.outofgears.common import COLOURS
+from games.outofgears.scoring import robot_points
 
 RULES_DIR = Path(__file__).resolve().parent / "rules"
 GAMES = {"geared": "Geared: Build Your Bike", "outofgears": "Out of Gears"}
@@ -165,22 +167,32 @@ def _robot(number: int) -> dict:
     return {"number": number, "colour": COLOURS[number]}
 
 
+def _points(cards: list[dict]) -> int:
+    """What a complete build of these cards scores, by the engine's own G11."""
+    return geared_builds.score([(c["id"], c["level"]) for c in cards])[0]
+
+
 @functools.cache
 def quick_start(game: str) -> dict:
-    """What the quick start's pictures show: real cards (Geared) and gears and robots (Out of
-    Gears). Each example must agree with the rules its caption cites; tests/web check the
-    numbers the captions state against the engines' tables."""
+    """What the quick start's pictures show: real cards (Geared), gears and robots (Out of
+    Gears), with the points the engines give them, so a caption's numbers cannot drift from the
+    rules. tests/web/test_rules_page.py checks the rest (the sharing, what may join a build)."""
     if game == "geared":
+        bike = [_part("frame", 2), _part("handlebars", 2), _part("wheels", 2)]
+        mixed = [_part("frame", 1), _part("handlebars", 2), _part("wheels", 3)]
+        wild_build = [_wild("frame", 3), _part("handlebars", 3)]
         return {
-            "set": [_part("frame", 2), _part("handlebars", 2), _part("wheels", 2)],
-            "set_points": geared_cards.set_value(2),
-            "mixed_points": sum(geared_cards.part_value(lv) for lv in (1, 2, 3)),
+            "set": bike,
+            "set_points": _points(bike),
+            "mixed_points": _points(mixed),
             "play": [_part("handlebars", 1), _part("wheels", 1)],
-            "wild_build": [_wild("frame", 3), _part("handlebars", 3)],
-            "wild_set_points": geared_cards.set_value(3),
+            "wild_build": wild_build,
+            "wild_completes": _part("wheels", 3),
+            "wild_set_points": _points([*wild_build, _part("wheels", 3)]),
             "actions": [_action(a) for a in geared_cards.ACTION_TYPES],
             "hand_size": geared_cards.HAND_SIZE,
         }
+    scored = ["red", "red", "blue"]
     return {
         "yards": [
             {"number": 1, "gears": ["red", "yellow"]},
@@ -188,13 +200,13 @@ def quick_start(game: str) -> dict:
             {"number": 3, "gears": ["white", "red"]},
         ],
         "robots": [_robot(n) for n in (1, 2, 3)],
-        # O12: five gears, two harvesters: two each, own colour first, one stays.
+        # O12: five gears, robots 1 and 2 harvest: two each, own colour first, one stays.
         "share_yard": ["red", "blue", "blue", "green", "yellow"],
         "shares": [
             {**_robot(1), "gears": ["red", "green"]},
             {**_robot(2), "gears": ["blue", "blue"]},
         ],
         "share_left": ["yellow"],
-        # O16: gears of its own colour score 2, any other 1.
-        "scored": {**_robot(1), "gears": ["red", "red", "blue"], "points": 5},
+        # O16: robot 1 (red) at the end.
+        "scored": {**_robot(1), "gears": scored, "points": robot_points(1, [], scored)[0]},
     }
