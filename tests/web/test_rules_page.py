@@ -134,7 +134,7 @@ def test_issue_27_10_the_out_of_gears_quick_start_draws_the_game_s_own_gears():
 @pytest.mark.parametrize("game", ["geared", "outofgears"])
 def test_issue_27_10_every_quick_start_claim_links_to_a_rule_of_the_full_rules(game):
     """Every panel cites its rules, and each citation is a link to a rule's anchor in the full
-    rules below (a <li id="G12"> inside the article), in a section the table of contents names."""
+    rules below (a <li id="G12"> inside the article), in a section the contents name."""
     page = rules_page(game)
     quick = quick_start_of(page)
     article = re.search(r'<article class="rules-text">(.*)</article>', page, re.S).group(1)
@@ -149,9 +149,11 @@ def test_issue_27_10_every_quick_start_claim_links_to_a_rule_of_the_full_rules(g
         assert re.search(rf'<li id="{anchor}">\s*(<p>)?<strong>{anchor} ', article), anchor
     sections = re.findall(r'<details class="rules-section" id="([^"]+)">', article)
     assert len(sections) >= 5
-    for slug in sections:
-        assert f'<a href="#{slug}">' in article, slug
-    assert "<details open" not in article  # collapsed: the rules are no longer a wall
+    contents = re.search(r'<details class="rules-toc" id="contents">.*?</details>', page, re.S)
+    for slug in ["quick-start", "full-rules", *sections]:
+        assert f'<a href="#{slug}">' in contents.group(0), slug
+        assert f'id="{slug}"' in page
+    assert "<details open" not in page  # collapsed: the rules are no longer a wall
 
 
 def test_issue_27_10_the_rules_page_costs_a_fixed_few_queries(alice):
