@@ -194,19 +194,21 @@ def quick_start(game: str) -> dict:
         }
     scored = ["red", "red", "blue"]
     return {
+        # Robots 1 to 3 in play: only their colours' gears (O3).
         "yards": [
-            {"number": 1, "gears": ["red", "yellow"]},
+            {"number": 1, "gears": ["red", "green"]},
             {"number": 2, "gears": ["green", "blue"]},
-            {"number": 3, "gears": ["white", "red"]},
+            {"number": 3, "gears": ["blue", "red"]},
         ],
         "robots": [_robot(n) for n in (1, 2, 3)],
-        # O12: five gears, robots 1 and 2 harvest: two each, own colour first, one stays.
-        "share_yard": ["red", "blue", "blue", "green", "yellow"],
+        # O12: five gears, robots 1 and 2 harvest: two each, own colour first, one stays (here
+        # whatever the random draw: both gears left for robot 1's second pick are green).
+        "share_yard": ["red", "blue", "blue", "green", "green"],
         "shares": [
             {**_robot(1), "gears": ["red", "green"]},
             {**_robot(2), "gears": ["blue", "blue"]},
         ],
-        "share_left": ["yellow"],
+        "share_left": ["green"],
         # O16: robot 1 (red) at the end.
         "scored": {**_robot(1), "gears": scored, "points": robot_points(1, [], scored)[0]},
     }
