@@ -1,11 +1,21 @@
 """The rules pages: games/rules/*.md (the numbered rules the engines, the tests and the in-game
-help cite, as in shared/rules), rendered for players once, with an anchor for every rule id."""
+help cite, as in shared/rules), rendered for players once, with an anchor for every rule id, cut
+into sections; and the quick start's examples, real cards and gears drawn by the site's own
+components (templates/games/_quick_start_*.html say what they show)."""
 
 import functools
 import re
+from dataclasses import dataclass
 from pathlib import Path
 
 import markdown
+from django.utils.safestring import SafeString, mark_safe
+from django.utils.text import slugify
+
+from games.geared import builds as geared_builds
+from games.geared import cards as geared_cards
+from games.outofgears.common import COLOURS
+from games.outofgears.scoring import robot_points
 
 RULES_DIR = Path(__file__).resolve().parent / "rules"
 GAMES = {"geared": "Geared: Build Your Bike", "outofgears": "Out of Gears"}
@@ -91,3 +101,114 @@ def rules_html(game: str) -> str:
     html = markdown.markdown(players_text(game), extensions=["sane_lists"])
     # Give each numbered rule an anchor, so pages and errors can link to "#G12".
     return _RULE_ID.sub(lambda m: f'<li id="{m.group(2)}">{m.group(1)}<strong>{m.group(2)} ', html)
+
+
+@dataclass(frozen=True)
+class Section:
+    """One `## heading` of the rules: its anchor, its title, the first and last rule it holds
+    ("G4", "G8"; "" for a section without numbered rules) and its HTML (its own headings one
+    level down, under the page's section headings)."""
+
+    slug: str
+    title: SafeString
+    first: str
+    last: str
+    html: SafeString
+
+
+_HEADING = re.compile(r"<h2>(.*?)</h2>")
+_ANCHOR = re.compile(r'<li id="([GO]\d+)">')
+
+
+@functools.cache
+def rules_sections(game: str) -> tuple[SafeString, tuple[Section, ...]]:
+    """The rules as an opening and its sections, for a page with a table of contents."""
+    opening, *rest = _HEADING.split(rules_html(game))
+    sections = []
+    for title, html in zip(rest[::2], rest[1::2], strict=True):
+        ids = _ANCHOR.findall(html)
+        html = html.replace("<h3>", "<h4>").replace("</h3>", "</h4>")
+        sections.append(
+            Section(
+                slug=slugify(title),
+                # Our own text, rendered by markdown (see the view): safe.
+                title=mark_safe(title),  # noqa: S308
+                first=ids[0] if ids else "",
+                last=ids[-1] if ids else "",
+                html=mark_safe(html),  # noqa: S308
+            )
+        )
+    return mark_safe(opening), tuple(sections)  # noqa: S308
+
+
+def _part(part: str, level: int) -> dict:
+    """The first printed card of this part type and level (G2), as the game pages show it."""
+    t = geared_cards.PART_TYPES.index(part)
+    cid = next(
+        c
+        for c in range(geared_cards.DECK_SIZE)
+        if geared_cards.PART[c] == t and geared_cards.LEVEL[c] == level
+    )
+    return geared_cards.card_dict(cid)
+
+
+def _wild(part: str, level: int) -> dict:
+    """The wild of this part type, placed at a declared level (G12)."""
+    cid = geared_cards.FIRST_WILD + geared_cards.PART_TYPES.index(part)
+    return geared_cards.card_dict(cid, level)
+
+
+def _action(action: str) -> dict:
+    cid = geared_cards.ACTION.index(geared_cards.ACTION_TYPES.index(action))
+    return geared_cards.card_dict(cid)
+
+
+def _robot(number: int) -> dict:
+    return {"number": number, "colour": COLOURS[number]}
+
+
+def _points(cards: list[dict]) -> int:
+    """What a complete build of these cards scores, by the engine's own G11."""
+    return geared_builds.score([(c["id"], c["level"]) for c in cards])[0]
+
+
+@functools.cache
+def quick_start(game: str) -> dict:
+    """What the quick start's pictures show: real cards (Geared), gears and robots (Out of
+    Gears), with the points the engines give them, so a caption's numbers cannot drift from the
+    rules. tests/web/test_rules_page.py checks the rest (the sharing, what may join a build)."""
+    if game == "geared":
+        bike = [_part("frame", 2), _part("handlebars", 2), _part("wheels", 2)]
+        mixed = [_part("frame", 1), _part("handlebars", 2), _part("wheels", 3)]
+        wild_build = [_wild("frame", 3), _part("handlebars", 3)]
+        return {
+            "set": bike,
+            "set_points": _points(bike),
+            "mixed_points": _points(mixed),
+            "play": [_part("handlebars", 1), _part("wheels", 1)],
+            "wild_build": wild_build,
+            "wild_completes": _part("wheels", 3),
+            "wild_set_points": _points([*wild_build, _part("wheels", 3)]),
+            "actions": [_action(a) for a in geared_cards.ACTION_TYPES],
+            "hand_size": geared_cards.HAND_SIZE,
+        }
+    scored = ["red", "red", "blue"]
+    return {
+        # Robots 1 to 3 in play: only their colours' gears (O3).
+        "yards": [
+            {"number": 1, "gears": ["red", "green"]},
+            {"number": 2, "gears": ["green", "blue"]},
+            {"number": 3, "gears": ["blue", "red"]},
+        ],
+        "robots": [_robot(n) for n in (1, 2, 3)],
+        # O12: five gears, robots 1 and 2 harvest: two each, own colour first, one stays (here
+        # whatever the random draw: both gears left for robot 1's second pick are green).
+        "share_yard": ["red", "blue", "blue", "green", "green"],
+        "shares": [
+            {**_robot(1), "gears": ["red", "green"]},
+            {**_robot(2), "gears": ["blue", "blue"]},
+        ],
+        "share_left": ["green"],
+        # O16: robot 1 (red) at the end.
+        "scored": {**_robot(1), "gears": scored, "points": robot_points(1, [], scored)[0]},
+    }

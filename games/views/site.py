@@ -3,11 +3,10 @@
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.templatetags.static import static
-from django.utils.safestring import mark_safe
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
-from games.rules import GAMES, rules_html
+from games.rules import GAMES, quick_start, rules_sections
 
 
 @require_GET
@@ -24,12 +23,21 @@ def rules(request: HttpRequest) -> HttpResponse:
 def rules_game(request: HttpRequest, game: str) -> HttpResponse:
     if game not in GAMES:
         raise Http404("No such game")
-    # The rules text is ours (games/rules/*.md), rendered by markdown: safe to mark safe.
-    body = mark_safe(rules_html(game))  # noqa: S308
+    # The rules text is ours (games/rules/*.md), rendered by markdown: rules_sections marks it
+    # safe. The quick start first (issue 27.10), then the rules, one collapsed section each.
+    opening, sections = rules_sections(game)
     return render(
         request,
         "games/rules.html",
-        {"game": game, "title": GAMES[game], "body": body, "nav_section": "rules"},
+        {
+            "game": game,
+            "title": GAMES[game],
+            "opening": opening,
+            "sections": sections,
+            "quick": quick_start(game),
+            "quick_start": f"games/_quick_start_{game}.html",
+            "nav_section": "rules",
+        },
     )
 
 

@@ -602,3 +602,31 @@
     if (box && window.htmx) showPlayState(box);
   });
 })();
+
+// == issue 27.10: the rules' sections ==
+// The rules are collapsed sections (<details>). A link to a rule (#G13) or a section (#a-turn),
+// followed on the page or from another one, opens the sections that hold it before the browser
+// scrolls there: Chromium opens one for a rule inside it, not for the section itself, and not
+// every browser does either. Without this script a section opens with a tap on its title.
+(function () {
+  "use strict";
+
+  function openSectionsOf(id) {
+    const target = id && document.getElementById(id);
+    if (!target) return false;
+    let opened = false;
+    for (let d = target.closest("details"); d; d = d.parentElement && d.parentElement.closest("details")) {
+      if (!d.open) { d.open = true; opened = true; }
+    }
+    return opened;
+  }
+
+  document.addEventListener("click", function (event) {
+    const link = event.target.closest && event.target.closest('a[href^="#"]');
+    if (link) openSectionsOf(decodeURIComponent(link.getAttribute("href").slice(1)));
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    const id = decodeURIComponent(location.hash.slice(1));
+    if (openSectionsOf(id)) document.getElementById(id).scrollIntoView();
+  });
+})();
