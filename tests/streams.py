@@ -141,6 +141,7 @@ def start_stream_process(
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "tests.stream.stream_settings",
         "STREAM_DATABASE": connection.settings_dict["NAME"],
+        "STREAM_APPLICATION_NAME": f"geartable-stream-{port}",
         "PYTHONPATH": str(ROOT),
         "GEARTABLE_STREAM_URL": f"http://127.0.0.1:{port}",
         "GEARTABLE_STREAM_KEEPALIVE_SECONDS": str(KEEPALIVE),

@@ -134,10 +134,18 @@ def test_a_whole_geared_turn_by_keyboard_alone(my_game, problems):
     expect(page.locator("#game .player.is-me .build")).to_have_count(2)
 
     # Turn 3: a rearrangement (G6). From the hand, Shift+Tab reaches the last part I may move,
-    # the Wheels of build 2; Enter, then the first destination (my build 1), then Move.
+    # the Wheels of build 2, past the other players' names (links to their pages, issue 27.1);
+    # Enter, then the first destination (my build 1), then Move.
     other_player_plays(game.pk)
     expect(page.locator("#game .hand-card.tappable").first).to_be_focused()
     page.keyboard.press("Shift+Tab")
+    for _ in range(3):
+        if active(page)["card"] is not None:
+            break
+        assert page.evaluate("document.activeElement.getAttribute('href')").startswith(
+            "/players/"
+        ), active(page)
+        page.keyboard.press("Shift+Tab")
     assert active(page)["card"] == WHEELS_2 and "slot" in active(page)["cls"]
     page.keyboard.press("Enter")
     expect(page.locator("#game a.destination").first).to_be_focused()

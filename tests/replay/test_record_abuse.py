@@ -73,7 +73,7 @@ def test_a_rematch_is_linked_by_the_site_only(client, alice, bob):
     rematch = Game.objects.get(rematch_of=finished)
     assert "rematch_of" not in rematch.options
     client.force_login(bob)
-    assert "Alice offers a rematch" in client.get(finished.get_absolute_url()).content.decode()
+    assert ">Alice</a> offers a rematch" in client.get(finished.get_absolute_url()).content.decode()
 
 
 # --- point 3: a NUL anywhere in a decoded record -----------------------------------------------

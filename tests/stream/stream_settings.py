@@ -11,3 +11,8 @@ ROOT_URLCONF = stream_settings.ROOT_URLCONF
 MIDDLEWARE = stream_settings.MIDDLEWARE
 DEBUG = False
 DATABASES["default"]["NAME"] = os.environ["STREAM_DATABASE"]  # noqa: F405
+# Its connections are named after its port, so that a test counts this process's connections
+# and no other's (a stream process of an earlier test may still be closing its own).
+DATABASES["default"].setdefault("OPTIONS", {})["application_name"] = os.environ.get(  # noqa: F405
+    "STREAM_APPLICATION_NAME", "geartable-stream"
+)

@@ -296,13 +296,15 @@ def test_a_stranger_cannot_hold_many_streams_one_more_is_429_and_a_closed_one_fr
         stream.close()
 
 
-def stream_process_connections() -> int:
-    """Connections to the test's database other than this process's own (the stream process's:
-    nothing else connects to it in these tests)."""
+def stream_process_connections(process) -> int:
+    """The stream process's connections to the test's database (tests/stream/stream_settings.py
+    names them after its port: a stream process of an earlier test may still be closing its
+    own)."""
     with connection.cursor() as cursor:
         cursor.execute(
             "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-            " AND pid <> pg_backend_pid() AND backend_type = 'client backend'"
+            " AND application_name = %s",
+            [f"geartable-stream-{process.port}"],
         )
         return cursor.fetchone()[0]
 
@@ -317,14 +319,16 @@ def test_many_streams_opening_at_once_hold_the_readers_connections_and_the_liste
     game = start_geared([alice, bob], public=True)
     with ThreadPoolExecutor(30) as pool:  # the opening in threads, the counting here
         opened = [pool.submit(stream_process.open, stream_path(game)) for _ in range(30)]
-        seen = [stream_process_connections()]
+        seen = [stream_process_connections(stream_process)]
         while not all(future.done() for future in opened):
-            seen.append(stream_process_connections())
+            seen.append(stream_process_connections(stream_process))
     streams = [future.result() for future in opened]
     assert [s.status for s in streams] == [200] * 30
     for stream in streams:
         stream.event_where(is_game_event(game.version))
     assert max(seen) <= 2 + 1, seen  # the readers' and the listener's
-    assert stream_process_connections() >= 2  # a reader kept its connection for the next read
+    assert (
+        stream_process_connections(stream_process) >= 2
+    )  # a reader kept its connection for the next read
     for stream in streams:
         stream.close()

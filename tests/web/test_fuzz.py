@@ -18,7 +18,7 @@ from django.urls import URLPattern, URLResolver, get_resolver, reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from accounts.models import TIME_ZONES, EmailSuppression, PushSubscription, User
+from accounts.models import TIME_ZONES, EmailSuppression, Follow, PushSubscription, User
 from games import moderation, services
 from games.models import ChatMessage, Game, GameNote, Invitation, Kind, Move, Report, Seat
 from tests.support.games import start_geared
@@ -115,6 +115,8 @@ ENDPOINTS = {
     "game_replay": ("GET", "all", "game", params("step", "token")),
     "player": ("GET", "all", "token", params("x")),
     "bot_player": ("GET", "all", "token", params("x")),
+    # Nobody of that name: a follow of no one is refused (issue 27.2).
+    "player_follow": ("POST", "stranger", "token", params("x", "unfollow")),
     "game_record": ("GET", "all", "game", params("token")),
     "import_record": ("POST", "stranger", "plain", params("record")),
     "game_join": ("POST", "stranger", "game", params("robot", "token")),
@@ -177,7 +179,10 @@ def world(alice, bob, carol, settings):
 def snapshot():
     return (
         list(Game.objects.order_by("pk").values_list("pk", "version", "status", "chat_seq")),
-        [m.objects.count() for m in (Seat, Move, Invitation, ChatMessage, Report, GameNote)],
+        [
+            m.objects.count()
+            for m in (Seat, Move, Invitation, ChatMessage, Report, GameNote, Follow)
+        ],
         list(
             PushSubscription.objects.order_by("pk").values_list("pk", "user", "endpoint", "p256dh")
         ),
@@ -207,9 +212,10 @@ def path_for(name: str, shape: str, world, data) -> str:
             "decline_invitation": "/invitations/",
             "unsubscribe": "/accounts/unsubscribe/",
             "player": "/players/",
+            "player_follow": "/players/",
             "bot_player": "/bots/",
         }[name]
-        tail = "decline/" if name == "decline_invitation" else ""
+        tail = {"decline_invitation": "decline/", "player_follow": "follow/"}.get(name, "")
         return f"{base}{quote(data.draw(TOKEN), safe='')}/{tail}"
     if shape == "device":
         return reverse(name, args=[data.draw(st.sampled_from(world["devices"]))])
