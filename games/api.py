@@ -17,10 +17,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Annotated, Any
 
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
 from ninja import NinjaAPI, Path, Schema
+from ninja import Status as Answer
 from ninja.errors import ValidationError
 from ninja.security import HttpBearer
 from pydantic import Field
@@ -121,6 +123,13 @@ def _game_error(request: HttpRequest, exc: services.GameError) -> HttpResponse:
     return _answer(request, exc.status, exc.message, headers)
 
 
+@api.exception_handler(RequestDataTooBig)
+def _too_large(request: HttpRequest, exc: RequestDataTooBig) -> HttpResponse:
+    # Larger than any field of the API holds (DATA_UPLOAD_MAX_MEMORY_SIZE), though under the
+    # whole site's limit (config/middleware.py): refused unread.
+    return _answer(request, 413, "That request is too large.")
+
+
 @api.exception_handler(ValidationError)
 def _bad_input(request: HttpRequest, exc: ValidationError) -> HttpResponse:
     """ninja's 422 with a list of errors, as the site's 400 with one sentence."""
@@ -217,7 +226,7 @@ GameId = Annotated[int, Path(ge=1, le=2**63 - 1)]
 
 REFUSALS = {401: Detail, 403: Detail, 404: Detail, 429: Detail}
 READS = {**REFUSALS, 400: Detail}
-WRITES = {**REFUSALS, 400: Detail, 409: Detail}
+WRITES = {**REFUSALS, 400: Detail, 409: Detail, 413: Detail}
 
 
 # --- reading -------------------------------------------------------------------------------------
@@ -370,7 +379,7 @@ def say(request: HttpRequest, game_id: GameId, body: ChatIn):
     """A message to the table (players only), under the chat's rules: at most 500 characters,
     a few messages in a few seconds (429 with Retry-After)."""
     message = moderation.post_chat(_user(request), game_id, body.text)
-    return 201, _chat_line(message)
+    return Answer(201, _chat_line(message))
 
 
 # --- the documentation page -------------------------------------------------------------------
