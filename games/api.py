@@ -18,6 +18,7 @@ from datetime import datetime
 from typing import Annotated, Any
 
 from django.core.exceptions import RequestDataTooBig
+from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.views.decorators.http import require_GET
@@ -30,6 +31,7 @@ from pydantic import Field
 from accounts import tokens
 from accounts.models import ApiToken
 from games import access, moderation, services
+from games.forms import NewGameForm
 from games.models import Game, Seat, Status, seat_names
 from games.pages import page
 from games.views.chat import chat_messages
@@ -380,6 +382,122 @@ def say(request: HttpRequest, game_id: GameId, body: ChatIn):
     a few messages in a few seconds (429 with Retry-After)."""
     message = moderation.post_chat(_user(request), game_id, body.text)
     return Answer(201, _chat_line(message))
+
+
+# --- the lobby: open tables, a new table, join, start, invite, resign ---------------------------
+
+
+class OpenTable(Schema):
+    id: int
+    kind: str
+    seat_count: int
+    players: int
+    host: str
+    created: datetime
+
+
+class NewTableIn(Schema):
+    """The lobby's new game form, as JSON (the form checks it: games/forms.NewGameForm)."""
+
+    kind: str = Field(description="geared or outofgears")
+    seat_count: int
+    public: bool = False
+    turn_seconds: int | None = None
+    target: int | None = Field(None, description="Geared: the score that ends the game.")
+    advanced: bool = False
+    bots: int | None = Field(None, description="How many seats go to bots.")
+    bot_kind: str | None = None
+    robots: list[int] = Field(default_factory=list, description="Out of Gears: your robots.")
+    watchable_by_link: bool = True
+
+
+class JoinIn(Schema):
+    robots: list[int] = Field(default_factory=list, description="Out of Gears: your robots.")
+    token: str | None = Field(None, description="A private table's join link's token.")
+
+
+class InviteIn(Schema):
+    who: str = Field(description="A username, or an e-mail address.")
+
+
+class Invited(Schema):
+    detail: str
+
+
+OPEN_TABLES_LISTED = 50
+
+
+@api.get("/lobby", response={200: list[OpenTable], **READS}, summary="Open public tables")
+def lobby(request: HttpRequest):
+    """The public tables waiting for players, the newest first (at most 50)."""
+    tables = (
+        Game.objects.filter(status=Status.OPEN, public=True)
+        .select_related("creator")
+        .defer("state")
+        .annotate(players=Count("seats"))
+        .order_by("-created")[:OPEN_TABLES_LISTED]
+    )
+    return [
+        {
+            "id": t.pk,
+            "kind": t.kind,
+            "seat_count": t.seat_count,
+            "players": t.players,
+            "host": t.creator.name if t.creator else "",
+            "created": t.created,
+        }
+        for t in tables
+    ]
+
+
+@api.post("/games", auth=PLAY, response={201: GameOut, **WRITES}, summary="Open a new table")
+def create(request: HttpRequest, body: NewTableIn):
+    """A new table, as the lobby's form makes one, with the same checks; you sit at it."""
+    data = {n: f.initial for n, f in NewGameForm.base_fields.items() if f.initial is not None}
+    data.update({k: v for k, v in body.dict().items() if v is not None})
+    form = NewGameForm(data)
+    if not form.is_valid():
+        errors = [e for field_errors in form.errors.values() for e in field_errors]
+        raise services.GameError(" ".join(errors[:3]))
+    user = _user(request)
+    made = services.create_game(user, form.spec())
+    return Answer(201, _game_out(made, services.seat_of(made, user)))
+
+
+def _table_step(request: HttpRequest, game_id: int, step) -> dict:
+    user = _user(request)
+    changed = step(user)
+    return _game_out(changed, services.seat_of(changed, user))
+
+
+@api.post("/games/{game_id}/join", auth=PLAY, response={200: GameOut, **WRITES}, summary="Join")
+def join(request: HttpRequest, game_id: GameId, body: JoinIn):
+    """Take a seat at an open table (a private one with its link's token)."""
+    return _table_step(
+        request,
+        game_id,
+        lambda user: services.join_game(user, game_id, robots=body.robots, token=body.token),
+    )
+
+
+@api.post("/games/{game_id}/start", auth=PLAY, response={200: GameOut, **WRITES}, summary="Start")
+def start(request: HttpRequest, game_id: GameId):
+    """The host starts the table (empty seats go to bots, as on the page)."""
+    return _table_step(request, game_id, lambda user: services.start_game(user, game_id))
+
+
+@api.post("/games/{game_id}/resign", auth=PLAY, response={200: GameOut, **WRITES}, summary="Resign")
+def resign(request: HttpRequest, game_id: GameId):
+    """Leave a game in play: a bot takes your seat; you can still read the game."""
+    return _table_step(request, game_id, lambda user: services.resign(user, game_id))
+
+
+@api.post("/games/{game_id}/invite", auth=PLAY, response={201: Invited, **WRITES}, summary="Invite")
+def invite(request: HttpRequest, game_id: GameId, body: InviteIn):
+    """Invite a player by username or an address by e-mail to your open table, under the
+    page's rules (their switches, the daily limits)."""
+    services.invite(_user(request), game_id, body.who[:254])
+    return Answer(201, {"detail": "Invited."})
 
 
 # --- the documentation page -------------------------------------------------------------------

@@ -286,3 +286,44 @@ def test_28_1_an_unrevealed_program_stays_hidden_from_the_api(alice, bob, carol)
             _assert_hides(text, game, me, f"{user} {path}")
             if not path.endswith("/legal"):  # bob's own choices name traps too
                 assert "trap" not in text.lower(), path
+
+
+def test_28_1_the_lobby_through_the_api(alice, bob, carol):
+    """Open a table, find it in the lobby, join, start, invite and resign: the lobby's form and
+    the table's write path, with their refusals."""
+    host, guest = api_client(token_for(alice)), api_client(token_for(bob))
+    made = host.post(
+        f"{API}/games",
+        {"kind": "geared", "seat_count": 3, "bots": 1, "public": True},
+        content_type="application/json",
+    )
+    assert made.status_code == 201, made.content
+    table = made.json()["id"]
+    assert made.json()["status"] == "open" and made.json()["view"] is None
+    refused = host.post(
+        f"{API}/games", {"kind": "chess", "seat_count": 2}, content_type="application/json"
+    )
+    assert refused.status_code == 400 and refused.json()["detail"]
+    listed = guest.get(f"{API}/lobby").json()
+    assert [(t["id"], t["players"], t["host"]) for t in listed] == [
+        (table, 2, "Alice")
+    ]  # and a bot
+    invited = host.post(
+        f"{API}/games/{table}/invite", {"who": "carol"}, content_type="application/json"
+    )
+    assert invited.status_code == 201, invited.content
+    joined = guest.post(f"{API}/games/{table}/join", {}, content_type="application/json")
+    assert joined.status_code == 200, joined.content
+    assert guest.post(f"{API}/games/{table}/start").status_code in (403, 404)
+    started = host.post(f"{API}/games/{table}/start")
+    assert started.status_code == 200, started.content
+    assert started.json()["status"] == "active" and started.json()["view"]["you"]
+    late = api_client(token_for(carol)).post(
+        f"{API}/games/{table}/join", {}, content_type="application/json"
+    )
+    assert late.status_code == 409 and "started" in late.json()["detail"]
+    before = Game.objects.get(pk=table).version
+    resigned = guest.post(f"{API}/games/{table}/resign")
+    assert resigned.status_code == 200, resigned.content
+    assert resigned.json()["seat"] is None  # a bot plays the seat; bob reads as a spectator
+    assert Game.objects.get(pk=table).version > before
