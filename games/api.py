@@ -94,7 +94,16 @@ class Token(HttpBearer):
 
 READ, PLAY = Token(ApiToken.Scope.READ), Token(ApiToken.Scope.PLAY)
 
-api = NinjaAPI(
+
+class GeartableAPI(NinjaAPI):
+    def create_temporal_response(self, request: HttpRequest) -> HttpResponse:
+        # A player's hand and games: no cache along the way, nor the client's, keeps them.
+        response = super().create_temporal_response(request)
+        response["Cache-Control"] = "private, no-store"
+        return response
+
+
+api = GeartableAPI(
     title="Geartable API",
     version="1",
     description="Play Geared and Out of Gears with a personal access token (docs/api.md).",

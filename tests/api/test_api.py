@@ -58,7 +58,10 @@ def test_28_1_a_game_read_and_played_through_the_api(alice, bob):
     mine = clients[mover.pk].get(f"{API}/games").json()
     assert [(g["id"], g["your_turn"]) for g in mine] == [(game.pk, True)]
     assert clients[other.pk].get(f"{API}/games").json()[0]["your_turn"] is False
-    seen = clients[mover.pk].get(f"{API}/games/{game.pk}").json()
+    answer = clients[mover.pk].get(f"{API}/games/{game.pk}")
+    assert answer["Cache-Control"] == "private, no-store"
+    assert "Set-Cookie" not in answer  # no session, no CSRF cookie
+    seen = answer.json()
     eng = engines.engine(game.kind)
     # The page's view for that seat, nothing more and nothing less.
     assert seen["view"] == json.loads(json.dumps(eng.view(game.state, _seat(game, mover))))
