@@ -1,8 +1,8 @@
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
 
-from accounts import push
-from accounts.models import TIME_ZONES, User
+from accounts import push, tokens
+from accounts.models import TIME_ZONES, ApiToken, User
 from accounts.names import check_name
 
 # The time zone lists of sign-up and the profile (issue 27.7): the zones most players live in
@@ -164,4 +164,22 @@ class VacationForm(forms.Form):
             "required": "Choose the last day you are away.",
             "invalid": "Give the date as YYYY-MM-DD.",
         },
+    )
+
+
+class TokenForm(forms.Form):
+    """The profile's "new API token" form; accounts/tokens.py checks the rest."""
+
+    name = forms.CharField(max_length=60, help_text="What it is for, e.g. “my bot”.")
+    scopes = forms.MultipleChoiceField(
+        label="It may",
+        choices=[(s.value, s.label) for s in tokens.OFFERED_SCOPES],
+        widget=forms.CheckboxSelectMultiple,
+        initial=[ApiToken.Scope.READ],
+    )
+    days = forms.TypedChoiceField(
+        label="Expires after",
+        choices=list(tokens.EXPIRY_DAYS.items()),
+        coerce=int,
+        initial=90,
     )

@@ -254,3 +254,38 @@ class PushSubscription(models.Model):
             "",
         )
         return f"{browser} on {system}" if system else browser
+
+
+class ApiToken(models.Model):
+    """A personal access token for the API (docs/api.md). The token itself (`gt_<key>_<secret>`)
+    is shown once, at creation; only its public `key` (to find the row) and the SHA-256 of its
+    secret are kept. It authenticates the API's calls and nothing else: never a session, never
+    the admin (accounts/tokens.py)."""
+
+    class Scope(models.TextChoices):
+        READ = "read", "Read: your games, their logs and chats"
+        PLAY = "play", "Play: moves and chat messages"
+        BOT = "bot", "Bot: play as a bot account (not yet offered)"
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens")
+    name = models.CharField(max_length=60, help_text="What the token is for, in your words.")
+    key = models.CharField(max_length=12, unique=True, editable=False)
+    digest = models.CharField(max_length=64, editable=False)  # SHA-256 of the secret, hex
+    scopes = models.CharField(max_length=40, help_text="Space-separated: read, play, bot.")
+    created = models.DateTimeField(auto_now_add=True)
+    expires = models.DateTimeField(null=True, blank=True, help_text="Empty: never.")
+    last_used = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["user", "-created", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.name} (gt_{self.key}…) of {self.user}"
+
+    @property
+    def scope_set(self) -> frozenset[str]:
+        return frozenset(self.scopes.split())
+
+    @property
+    def is_expired(self) -> bool:
+        return self.expires is not None and self.expires <= timezone.now()

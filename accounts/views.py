@@ -2,8 +2,11 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
 
-from accounts.forms import ProfileForm
+from accounts import tokens
+from accounts.forms import ProfileForm, TokenForm
 from accounts.middleware import remember_time_zone
 from games.views.players import following_context
 from games.views.vacation import vacation_context
@@ -17,5 +20,45 @@ def profile(request: HttpRequest) -> HttpResponse:
         remember_time_zone(request, user)
         messages.success(request, "Your profile is saved.")
         return redirect("profile")
-    context = {"form": form, **vacation_context(request.user), **following_context(request.user)}
-    return render(request, "accounts/profile.html", context)
+    return _profile_page(request, form)
+
+
+def _profile_page(
+    request: HttpRequest, form: ProfileForm, token_form: TokenForm | None = None, status=200
+) -> HttpResponse:
+    context = {
+        "form": form,
+        "token_form": token_form or TokenForm(),
+        "api_tokens": tokens.tokens_of(request.user),
+        "max_tokens": tokens.MAX_TOKENS,
+        **vacation_context(request.user),
+        **following_context(request.user),
+    }
+    return render(request, "accounts/profile.html", context, status=status)
+
+
+@never_cache  # the answer holds the token: no cache may keep it
+@login_required
+@require_POST
+def create_token(request: HttpRequest) -> HttpResponse:
+    """A new API token, shown once on the answer's page (issue 28.3); never kept in the
+    session or a message, which would store it."""
+    token_form = TokenForm(request.POST)
+    if token_form.is_valid():
+        data = token_form.cleaned_data
+        try:
+            made = tokens.create(request.user, data["name"], data["scopes"], data["days"])
+        except tokens.TokenError as exc:
+            token_form.add_error(None, exc.message)
+        else:
+            return render(request, "accounts/token_created.html", {"made": made}, status=201)
+    return _profile_page(request, ProfileForm(instance=request.user), token_form, status=400)
+
+
+@login_required
+@require_POST
+def revoke_token(request: HttpRequest, token_id: int) -> HttpResponse:
+    """The profile's revoke button: one of the player's own tokens (another's: nothing)."""
+    if tokens.revoke(request.user, token_id):
+        messages.success(request, "That token is revoked: it opens nothing any more.")
+    return redirect("profile")

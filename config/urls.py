@@ -1,6 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from games import api
 from games.views import app, site
 
 urlpatterns = [
@@ -15,6 +16,8 @@ urlpatterns = [
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
+    path("api/v1/docs", api.docs, name="api_docs"),
+    path("api/v1/", api.api.urls),
     path("", include("games.urls")),
 ]
 

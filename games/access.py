@@ -9,6 +9,7 @@ for whom the game does not exist.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.conf import settings
@@ -17,7 +18,8 @@ from django.http import HttpRequest
 from django.utils.crypto import constant_time_compare
 
 from accounts.models import User
-from games import live, rows
+from games import engines, live, rows
+from games.models import Game, Seat
 
 
 @dataclass(frozen=True)
@@ -94,3 +96,24 @@ def session_is_valid(request: HttpRequest, password: str) -> bool:
     return constant_time_compare(given, user.get_session_auth_hash()) or any(
         constant_time_compare(given, fallback) for fallback in user.get_session_auth_fallback_hash()
     )
+
+
+@dataclass(frozen=True)
+class Seen:
+    """What one reader may see of a started game and do in it: the engine's view for their
+    seat (`me`; None for a spectator, or a seat of a table not started) and their legal actions
+    (none unless it is an active game of theirs)."""
+
+    me: str | None
+    view: dict
+    legal: Sequence[dict]  # engine.legal_actions: a list or a read-only sequence
+
+
+def seen_by(game: Game, seat: Seat | None) -> Seen:
+    """The one way a game's state reaches a reader: the game page (views/game.py) and the API
+    (api.py) both draw from it, so they can never show different things."""
+    eng = engines.engine(game.kind)
+    me = seat.seat_id if seat and seat.position else None
+    view = eng.view(game.state, me)
+    legal = eng.legal_actions(game.state, me) if me and game.is_active else []
+    return Seen(me=me, view=view, legal=legal)

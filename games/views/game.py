@@ -128,11 +128,10 @@ def game_context(
     refused: object = None,
 ) -> dict:
     eng = engines.engine(game.kind)
-    me = seat.seat_id if seat and seat.position else None
-    view = eng.view(game.state, me)
+    seen = access.seen_by(game, seat)
+    me, view, legal = seen.me, seen.view, seen.legal
     seats = {s.seat_id: s for s in game.table}
     names = seat_names(seats.values())
-    legal = eng.legal_actions(game.state, me) if me and game.is_active else []
     context = {
         "game": game,
         "seat": seat,

@@ -1,0 +1,130 @@
+"""Personal access tokens for the API: made, found, refused, revoked and rate-limited here.
+
+A token reads `gt_<key>_<secret>`: `key` (12 hex digits) finds the row by index; the secret (32
+random bytes, base64url) is checked against the SHA-256 kept in the row, in constant time. A
+plain hash suffices (no slow password hash): the secret has 256 bits of entropy, nothing to
+guess from a dictionary. Only the API's authentication (games/api.py) calls `authenticate`: a
+token opens no session, no page and not the admin.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+import secrets
+from dataclasses import dataclass
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import ApiToken, User
+
+PREFIX = "gt_"
+TOKEN_RE = re.compile(r"gt_([0-9a-f]{12})_([A-Za-z0-9_-]{43})")
+MAX_TOKENS = 20  # per user, expired ones included (revoking one frees its place)
+# The profile's choices, in days (0: never).
+EXPIRY_DAYS = {30: "30 days", 90: "90 days", 365: "A year", 0: "Never"}
+# "Last used" is written at most this often per token: not a write per request.
+LAST_USED_EVERY = timedelta(minutes=1)
+OFFERED_SCOPES = (ApiToken.Scope.READ, ApiToken.Scope.PLAY)  # `bot`: with bot accounts
+
+
+class TokenError(Exception):
+    """A refusal with a sentence for the player."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message)
+        self.message = message
+
+
+@dataclass(frozen=True)
+class NewToken:
+    row: ApiToken
+    token: str  # the whole token: shown once, never stored
+
+
+def _digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode()).hexdigest()
+
+
+def create(user: User, name: str, scopes, days: int) -> NewToken:
+    """A new token for `user`, or TokenError (nothing stored). Holds the user's row while it
+    counts, so two requests at once cannot pass the limit together."""
+    name = (name or "").strip()
+    if not name:
+        raise TokenError("Give the token a name, to know it again.")
+    if len(name) > 60 or any(ord(ch) < 32 for ch in name):
+        raise TokenError("A token's name is at most 60 characters, without control characters.")
+    scopes = set(scopes)
+    if not scopes or not scopes <= set(OFFERED_SCOPES):
+        raise TokenError("Choose what the token may do: read, play, or both.")
+    if days not in EXPIRY_DAYS:
+        raise TokenError("Choose when the token expires.")
+    with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        if ApiToken.objects.filter(user=user).count() >= MAX_TOKENS:
+            raise TokenError(
+                f"You have {MAX_TOKENS} tokens, the most there can be: revoke one first."
+            )
+        key, secret = secrets.token_hex(6), secrets.token_urlsafe(32)
+        row = ApiToken.objects.create(
+            user=user,
+            name=name,
+            key=key,
+            digest=_digest(secret),
+            scopes=" ".join(s for s in ApiToken.Scope.values if s in scopes),
+            expires=timezone.now() + timedelta(days=days) if days else None,
+        )
+    return NewToken(row=row, token=f"{PREFIX}{key}_{secret}")
+
+
+def authenticate(token: str) -> ApiToken | None:
+    """The token's row with its user, if the token is one of ours, unexpired, not revoked, and
+    its user active; else None. One query (and a write at most once a minute)."""
+    match = TOKEN_RE.fullmatch(token or "")
+    if match is None:
+        return None
+    key, secret = match.groups()
+    row = ApiToken.objects.select_related("user").filter(key=key).first()
+    if row is None or not hmac.compare_digest(row.digest, _digest(secret)):
+        return None
+    if row.is_expired or not row.user.is_active:
+        return None
+    now = timezone.now()
+    if row.last_used is None or now - row.last_used >= LAST_USED_EVERY:
+        row.last_used = now
+        ApiToken.objects.filter(pk=row.pk).update(last_used=now)
+    return row
+
+
+def revoke(user: User, token_id: int) -> bool:
+    """Forget one of `user`'s tokens (another's: nothing). True if there was one."""
+    deleted, _ = ApiToken.objects.filter(user=user, pk=token_id).delete()
+    return bool(deleted)
+
+
+def tokens_of(user: User) -> list[ApiToken]:
+    return list(ApiToken.objects.filter(user=user))
+
+
+def wait_for(row: ApiToken, *, now: float | None = None) -> int:
+    """Count one call of this token against its rate (GEARTABLE_API_RATE calls in each window
+    of GEARTABLE_API_RATE_SECONDS, counted in the cache as the chat's rate is). 0 if it may go
+    on, else the seconds until its next window (the answer's Retry-After)."""
+    count, seconds = settings.GEARTABLE_API_RATE, settings.GEARTABLE_API_RATE_SECONDS
+    now = timezone.now().timestamp() if now is None else now
+    window = int(now // seconds)
+    key = f"api-rate:{row.pk}:{window}"
+    cache.add(key, 0, seconds + 1)
+    try:
+        calls = cache.incr(key)
+    except ValueError:  # expired between add and incr
+        cache.set(key, 1, seconds + 1)
+        calls = 1
+    if calls <= count:
+        return 0
+    return max(1, int((window + 1) * seconds - now + 0.999))

@@ -1,0 +1,332 @@
+"""Issue 28.1: the API is another door to the same rooms — the game as the seat sees it (the
+page's view), its legal actions, a move through the one write path with the same refusals as
+JSON, the log and the chat; every endpoint's scope; no session, no CSRF; a fixed query count."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+from django.test import Client
+
+from games import engines, services
+from games.api import api
+from games.geared.bots import greedy_bot
+from games.models import ChatMessage, Game, Move
+from games.outofgears import engine as oog_engine
+from tests.api.conftest import api_client, token_for
+from tests.support.games import client_for, start_geared, start_oog
+from tests.support.users import make_user
+from tests.web_oog.helpers import program
+
+pytestmark = pytest.mark.django_db
+
+API = "/api/v1"
+
+
+def _schema_calls():
+    """Every (method, path) of the API's own schema."""
+    paths = api.get_openapi_schema(path_prefix=API)["paths"]
+    return [(m.upper(), p) for p, methods in paths.items() for m in methods]
+
+
+def _seat(game: Game, user) -> str:
+    return game.seats.get(user=user).seat_id
+
+
+def _mover(game: Game, users):
+    seat = engines.engine(game.kind).to_act(game.state)
+    return next(u for u in users if _seat(game, u) in seat)
+
+
+def _greedy(client: Client, game_id: int, salt: int = 0) -> tuple[int, dict]:
+    """What a bot would play, from the API's answers alone."""
+    seen = client.get(f"{API}/games/{game_id}").json()
+    legal = client.get(f"{API}/games/{game_id}/legal").json()
+    assert legal["version"] == seen["version"]
+    action = greedy_bot(seen["view"], legal["actions"], random.Random(f"{game_id}:{salt}"))
+    return seen["version"], action
+
+
+def test_28_1_a_game_read_and_played_through_the_api(alice, bob):
+    game = start_geared([alice, bob], target=1000)
+    clients = {u.pk: api_client(token_for(u)) for u in (alice, bob)}
+    mover = _mover(game, [alice, bob])
+    other = bob if mover == alice else alice
+    mine = clients[mover.pk].get(f"{API}/games").json()
+    assert [(g["id"], g["your_turn"]) for g in mine] == [(game.pk, True)]
+    assert clients[other.pk].get(f"{API}/games").json()[0]["your_turn"] is False
+    answer = clients[mover.pk].get(f"{API}/games/{game.pk}")
+    assert answer["Cache-Control"] == "private, no-store"
+    assert "Set-Cookie" not in answer  # no session, no CSRF cookie
+    seen = answer.json()
+    eng = engines.engine(game.kind)
+    # The page's view for that seat, nothing more and nothing less.
+    assert seen["view"] == json.loads(json.dumps(eng.view(game.state, _seat(game, mover))))
+    assert seen["seat"] == _seat(game, mover) and seen["your_turn"] is True
+    version, action = _greedy(clients[mover.pk], game.pk)
+    answer = clients[mover.pk].post(
+        f"{API}/games/{game.pk}/actions",
+        {"version": version, "action": action},
+        content_type="application/json",
+    )
+    assert answer.status_code == 200, answer.content
+    game.refresh_from_db()
+    assert answer.json()["version"] == game.version > version
+    assert Move.objects.filter(game=game).count() == 1
+    log = clients[other.pk].get(f"{API}/games/{game.pk}/log").json()
+    assert log["turns"] is None and len(log["lines"]) >= 1
+
+
+def test_28_1_refusals_as_json_with_their_status_and_nothing_changed(alice, bob, carol):
+    game = start_geared([alice, bob], target=1000)
+    mover = _mover(game, [alice, bob])
+    other = bob if mover == alice else alice
+    you, them = api_client(token_for(mover)), api_client(token_for(other))
+    version, action = _greedy(you, game.pk)
+    url = f"{API}/games/{game.pk}/actions"
+    cases = [
+        (them, {"version": version, "action": action}, 409, "turn"),
+        (you, {"version": version - 1, "action": action}, 409, "moved on"),
+        (you, {"version": version, "action": {"type": "nonsense"}}, 400, ""),
+        (you, {"version": version}, 400, "action"),
+        (you, {"version": "x", "action": action}, 400, "version"),
+        (you, {"version": version, "action": [1]}, 400, "action"),
+        (api_client(token_for(carol)), {"version": version, "action": action}, 404, "no such"),
+    ]
+    for client, body, status, words in cases:
+        answer = client.post(url, body, content_type="application/json")
+        assert answer.status_code == status, (body, answer.content)
+        assert words in answer.json()["detail"], answer.json()
+    for raw, status in (("{", 400), ("[" * 60_000, 400), ("null", 400), ("[" * 70_000, 413)):
+        answer = you.post(url, raw, content_type="application/json")
+        assert answer.status_code == status, raw[:5]
+        assert isinstance(answer.json()["detail"], str)
+    assert (
+        you.post(
+            f"{API}/games/999999999/actions",
+            {"version": 1, "action": action},
+            content_type="application/json",
+        ).status_code
+        == 404
+    )
+    assert you.get(f"{API}/games/99999999999999999999").status_code == 400  # out of range
+    game.refresh_from_db()
+    assert (game.version, Move.objects.filter(game=game).count()) == (version, 0)
+    # Carol sees none of this private game.
+    for _method, path in _schema_calls():
+        if "{game_id}" in path and _method == "GET":
+            carol_api = api_client(token_for(carol))
+            assert carol_api.get(path.replace("{game_id}", str(game.pk))).status_code == 404
+
+
+def test_28_3_every_endpoint_checks_its_scope_and_a_session_opens_none(alice, bob):
+    game = start_geared([alice, bob], target=1000)
+    read_only = api_client(token_for(alice, scopes=("read",)))
+    play_only = api_client(token_for(alice, scopes=("play",)))
+    browser = client_for(alice)  # logged in, no token
+    calls = _schema_calls()
+    assert len(calls) >= 8
+    for method, path in calls:
+        url = path.replace("{game_id}", str(game.pk))
+        lacking = play_only if method == "GET" else read_only
+        body = {"version": game.version, "action": {}, "text": "hi"}
+        send = getattr(lacking, method.lower())
+        answer = send(url, body, content_type="application/json") if method == "POST" else send(url)
+        assert answer.status_code == 403, (method, path)
+        assert "scope" in answer.json()["detail"]
+        sent = getattr(browser, method.lower())
+        answer = sent(url, body, content_type="application/json") if method == "POST" else sent(url)
+        assert answer.status_code == 401, (method, path)
+    game.refresh_from_db()
+    assert Move.objects.filter(game=game).count() == 0
+    assert not ChatMessage.objects.exists()
+
+
+def test_28_1_chat_read_and_post_under_the_pages_rules(alice, bob, carol):
+    game = start_geared([alice, bob], target=1000, public=True)
+    alice_api, carol_api = api_client(token_for(alice)), api_client(token_for(carol))
+    url = f"{API}/games/{game.pk}/chat"
+    said = alice_api.post(url, {"text": "  good luck  "}, content_type="application/json")
+    assert said.status_code == 201 and said.json()["text"] == "good luck"
+    assert alice_api.post(url, {"text": ""}, content_type="application/json").status_code == 400
+    too_long = alice_api.post(url, {"text": "x" * 501}, content_type="application/json")
+    assert too_long.status_code == 400
+    # A spectator of a public game reads the chat, and cannot write in it.
+    assert [m["text"] for m in carol_api.get(url).json()] == ["good luck"]
+    assert carol_api.post(url, {"text": "hi"}, content_type="application/json").status_code == 404
+    for n in range(10):
+        answer = alice_api.post(url, {"text": f"m{n}"}, content_type="application/json")
+        if answer.status_code == 429:
+            assert int(answer["Retry-After"]) > 0
+            break
+    else:
+        pytest.fail("the chat's rate was not applied")
+    ChatMessage.objects.filter(text="good luck").update(hidden=True)
+    first = carol_api.get(url).json()[0]
+    assert (first["text"], first["hidden"]) == ("", True)
+
+
+def test_28_1_get_game_has_a_fixed_query_count(alice, bob, django_assert_num_queries):
+    game = start_geared([alice, bob], target=1000, public=True)
+    carol = make_user(alice.__class__, "carol")
+    clients = [api_client(token_for(u)) for u in (alice, carol)]
+    for client in clients:
+        client.get(f"{API}/games/{game.pk}")  # "last used" written once
+    for _ in range(2):
+        for client in clients:
+            with django_assert_num_queries(2):  # the token with its user; the game with its seats
+                assert client.get(f"{API}/games/{game.pk}").status_code == 200
+        for _ in range(6):
+            mover = _mover(game, [alice, bob])
+            services.submit_action(
+                mover, game.pk, game.version, _greedy(api_client(token_for(mover)), game.pk)[1]
+            )
+            game.refresh_from_db()
+
+
+# --- hidden information -------------------------------------------------------------------------
+
+
+def _card_ids(data) -> set[int]:
+    """Every Geared card an answer names: card objects, and the ids of `cards` lists."""
+    found: set[int] = set()
+    if isinstance(data, dict):
+        if data.get("kind") in ("part", "action") and isinstance(data.get("id"), int):
+            found.add(data["id"])
+        for key, value in data.items():
+            if key == "cards" and isinstance(value, list):
+                found |= {c for c in value if isinstance(c, int)}
+            found |= _card_ids(value)
+    elif isinstance(data, list):
+        for value in data:
+            found |= _card_ids(value)
+    return found
+
+
+def _assert_hides(text: str, game: Game, me: str | None, where: str) -> None:
+    state = game.state
+    assert str(game.seed) not in text, where
+    assert not re.search(r"\b(seed|rng)\b", text, re.I), where
+    if game.kind == "geared":
+        hidden = set(state["draw"])
+        for seat in state["seats"]:
+            if seat != me:
+                hidden |= set(state["hands"][seat])
+        shown = _card_ids(json.loads(text))
+        assert not shown & hidden, (where, sorted(shown & hidden))
+        if len(state["draw"]) > 1:
+            assert json.dumps(state["draw"])[1:-1] not in text, where  # the draw order
+    else:
+        for seat, mine in state["programs"].items():
+            if seat != me:
+                for entry in mine:
+                    assert json.dumps(entry) not in text, where
+        assert json.dumps(state["reserve"]) not in text, where
+
+
+def _every_answer(client: Client, game_id: int) -> dict[str, str]:
+    return {
+        path: client.get(path).content.decode()
+        for path in (
+            f"{API}/me",
+            f"{API}/games",
+            f"{API}/games/{game_id}",
+            f"{API}/games/{game_id}/legal",
+            f"{API}/games/{game_id}/log",
+            f"{API}/games/{game_id}/chat",
+        )
+    }
+
+
+def test_28_1_no_api_answer_of_a_played_out_game_shows_what_is_hidden(alice, bob, carol):
+    """A Geared game played to its end through the API: every answer to every seat and to a
+    spectator, every few moves and at the end, names no card of another hand or of the draw
+    pile, not the draw order, not the seed."""
+    game = start_geared([alice, bob], target=300, public=True)
+    clients = {u.pk: api_client(token_for(u)) for u in (alice, bob, carol)}
+    viewers = [(alice, _seat(game, alice)), (bob, _seat(game, bob)), (carol, None)]
+    for step in range(400):
+        game.refresh_from_db()
+        if step % 7 == 0 or not game.is_active:
+            for user, me in viewers:
+                for path, text in _every_answer(clients[user.pk], game.pk).items():
+                    _assert_hides(text, game, me, f"{user} {path} step {step}")
+        if not game.is_active:
+            break
+        mover = _mover(game, [alice, bob])
+        version, action = _greedy(clients[mover.pk], game.pk, step)
+        answer = clients[mover.pk].post(
+            f"{API}/games/{game.pk}/actions",
+            {"version": version, "action": action},
+            content_type="application/json",
+        )
+        assert answer.status_code == 200, answer.content
+        game.refresh_from_db()
+        _assert_hides(answer.content.decode(), game, _seat(game, mover), f"move {step}")
+    assert game.status == "finished"
+
+
+def test_28_1_an_unrevealed_program_stays_hidden_from_the_api(alice, bob, carol):
+    game = start_oog([alice, bob], robots=[(1,), (4,)], public=True)
+    alice_api = api_client(token_for(alice))
+    plan = program((1, "trap", 4))
+    answer = alice_api.post(
+        f"{API}/games/{game.pk}/actions",
+        {"version": game.version, "action": plan},
+        content_type="application/json",
+    )
+    assert answer.status_code == 200, answer.content
+    assert (
+        answer.json()["view"]["my_program"]
+        == oog_engine.view(Game.objects.get(pk=game.pk).state, _seat(game, alice))["my_program"]
+    )
+    game.refresh_from_db()
+    for user, me in ((bob, _seat(game, bob)), (carol, None)):
+        for path, text in _every_answer(api_client(token_for(user)), game.pk).items():
+            _assert_hides(text, game, me, f"{user} {path}")
+            if not path.endswith("/legal"):  # bob's own choices name traps too
+                assert "trap" not in text.lower(), path
+
+
+def test_28_1_the_lobby_through_the_api(alice, bob, carol):
+    """Open a table, find it in the lobby, join, start, invite and resign: the lobby's form and
+    the table's write path, with their refusals."""
+    host, guest = api_client(token_for(alice)), api_client(token_for(bob))
+    made = host.post(
+        f"{API}/games",
+        {"kind": "geared", "seat_count": 3, "bots": 1, "public": True},
+        content_type="application/json",
+    )
+    assert made.status_code == 201, made.content
+    table = made.json()["id"]
+    assert made.json()["status"] == "open" and made.json()["view"] is None
+    refused = host.post(
+        f"{API}/games", {"kind": "chess", "seat_count": 2}, content_type="application/json"
+    )
+    assert refused.status_code == 400 and refused.json()["detail"]
+    listed = guest.get(f"{API}/lobby").json()
+    assert [(t["id"], t["players"], t["host"]) for t in listed] == [
+        (table, 2, "Alice")
+    ]  # and a bot
+    invited = host.post(
+        f"{API}/games/{table}/invite", {"who": "carol"}, content_type="application/json"
+    )
+    assert invited.status_code == 201, invited.content
+    joined = guest.post(f"{API}/games/{table}/join", {}, content_type="application/json")
+    assert joined.status_code == 200, joined.content
+    assert guest.post(f"{API}/games/{table}/start").status_code in (403, 404)
+    started = host.post(f"{API}/games/{table}/start")
+    assert started.status_code == 200, started.content
+    assert started.json()["status"] == "active" and started.json()["view"]["you"]
+    late = api_client(token_for(carol)).post(
+        f"{API}/games/{table}/join", {}, content_type="application/json"
+    )
+    assert late.status_code == 409 and "started" in late.json()["detail"]
+    before = Game.objects.get(pk=table).version
+    resigned = guest.post(f"{API}/games/{table}/resign")
+    assert resigned.status_code == 200, resigned.content
+    assert resigned.json()["seat"] is None  # a bot plays the seat; bob reads as a spectator
+    assert Game.objects.get(pk=table).version > before
