@@ -212,13 +212,17 @@ class ActionIn(Schema):
 
 class TurnLog(Schema):
     turn: int
-    programs: list[str]
+    who: str = Field("", description='Geared: whose turn it was ("You" for your own).')
+    time: datetime | None = Field(description="When the turn ended (None for an old record).")
+    programs: list[str] = Field([], description="Out of Gears: the programs revealed.")
     lines: list[str]
 
 
 class LogOut(Schema):
-    lines: list[str] | None = Field(description="Geared: every move as a sentence.")
-    turns: list[TurnLog] | None = Field(description="Out of Gears: each resolved turn's story.")
+    lines: list[str] | None = Field(description="Unused (None): the log reads by turns.")
+    turns: list[TurnLog] | None = Field(
+        description="Each turn, oldest first, as the log page shows it (issue 27.5)."
+    )
 
 
 class ChatLine(Schema):
@@ -338,7 +342,7 @@ def log(request: HttpRequest, game_id: GameId):
     log page shows them to you."""
     found = _readable(request, game_id)
     if found.state is None:
-        return {"lines": [], "turns": None}
+        return {"lines": None, "turns": []}
     seat = services.seat_of(found, _user(request))
     me = seat.seat_id if seat and seat.position else None
     return page(found.kind).log_context(found, me, seat_names(found.table))
