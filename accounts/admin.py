@@ -62,11 +62,21 @@ class LiftForm(forms.Form):
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
     list_display = ["username", "email", "display_name", "suspended_now", "is_staff", "date_joined"]
-    list_filter = [SuspendedFilter, NewThisWeekFilter, "is_staff", "is_active"]
+    list_filter = [SuspendedFilter, NewThisWeekFilter, "is_staff", "is_active", "is_bot"]
     search_fields = ["username", "email", "display_name"]
-    readonly_fields = ["moderation", "games", "reports_by", "reports_about"]
+    # A bot account's mark is its owner's, for good (accounts/bots.py): shown, never edited.
+    readonly_fields = [
+        "moderation",
+        "games",
+        "reports_by",
+        "reports_about",
+        "is_bot",
+        "bot_owner",
+        "bot_since",
+    ]
     fieldsets = (
         ("Moderation", {"fields": ["moderation", "games", "reports_by", "reports_about"]}),
+        ("Bot account", {"fields": ["is_bot", "bot_owner", "bot_since"]}),
         *BaseUserAdmin.fieldsets,
         (
             "Geartable",

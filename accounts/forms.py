@@ -168,7 +168,8 @@ class VacationForm(forms.Form):
 
 
 class TokenForm(forms.Form):
-    """The profile's "new API token" form; accounts/tokens.py checks the rest."""
+    """The profile's "new API token" form; accounts/tokens.py checks the rest. `bot` is offered
+    to a bot account only (and `play` only to a person's)."""
 
     name = forms.CharField(max_length=60, help_text="What it is for, e.g. “my bot”.")
     scopes = forms.MultipleChoiceField(
@@ -182,4 +183,33 @@ class TokenForm(forms.Form):
         choices=list(tokens.EXPIRY_DAYS.items()),
         coerce=int,
         initial=90,
+    )
+
+    def __init__(self, *args, user: User, **kwargs):
+        super().__init__(*args, **kwargs)
+        if user.is_bot:
+            self.fields["scopes"].choices = [
+                (s, ApiToken.Scope(s).label) for s in tokens.offered_scopes(user)
+            ]
+            self.fields["scopes"].initial = [ApiToken.Scope.BOT]
+
+
+class BotForm(forms.Form):
+    """The profile's "make this account a bot" form (accounts/bots.py checks the rest)."""
+
+    owner = forms.CharField(
+        label="Your own account's username",
+        max_length=150,
+        help_text="The person who runs this bot: shown as “a bot by …” wherever it plays.",
+    )
+    password = forms.CharField(
+        label="That account's password",
+        max_length=128,
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "off"}),
+        help_text="To prove the bot is yours.",
+    )
+    confirm = forms.BooleanField(
+        label="I understand: this account becomes a bot for good, and cannot play by hand again.",
+        error_messages={"required": "Tick the box to say you understand it is for good."},
     )

@@ -94,6 +94,29 @@ class User(AbstractUser):
     away_until = models.DateField(null=True, blank=True)
     away_ends = models.DateTimeField(null=True, blank=True)
 
+    # A bot account (issue 28.4, docs/api.md "Bot accounts"): marked for good by the human who
+    # runs it (accounts/bots.py), it plays only through the API with a `bot` token. The owner
+    # is kept by username (`to_field`), so that "a bot by fay" is shown wherever the bot's name
+    # is without reading the owner's row (no join on any page; usernames are not renamed).
+    is_bot = models.BooleanField("Bot account", default=False, editable=False)
+    bot_owner = models.ForeignKey(
+        "self",
+        to_field="username",
+        db_column="bot_owner",
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="bots",
+        editable=False,
+        help_text="The player who runs this bot account and marked it.",
+    )
+    bot_since = models.DateTimeField(null=True, blank=True, editable=False)
+
+    # Not stored: set on the instance by accounts/tokens.authenticate for a bot account's API
+    # call with a `bot` token, the only way a bot account may act at a table
+    # (games.services.check_can_play). A user read for a page or a session is never so marked.
+    plays_by_bot_token = False
+
     @property
     def is_away(self) -> bool:
         return self.away_ends is not None and self.away_ends > timezone.now()
@@ -121,6 +144,11 @@ class User(AbstractUser):
     def name(self) -> str:
         """The name other players see."""
         return self.display_name or self.username
+
+    @property
+    def bot_by(self) -> str:
+        """ "a bot by fay": the owner's username for a bot account (no query), else ""."""
+        return (self.bot_owner_id or "?") if self.is_bot else ""
 
     def get_absolute_url(self) -> str:
         """The player's public page (issue 27.1)."""
@@ -265,7 +293,7 @@ class ApiToken(models.Model):
     class Scope(models.TextChoices):
         READ = "read", "Read: your games, their logs and chats"
         PLAY = "play", "Play: moves and chat messages"
-        BOT = "bot", "Bot: play as a bot account (not yet offered)"
+        BOT = "bot", "Bot: play as this bot account (read and play its games)"
 
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens")
     name = models.CharField(max_length=60, help_text="What the token is for, in your words.")

@@ -30,7 +30,26 @@ MAX_TOKENS = 20  # per user, expired ones included (revoking one frees its place
 EXPIRY_DAYS = {30: "30 days", 90: "90 days", 365: "A year", 0: "Never"}
 # "Last used" is written at most this often per token: not a write per request.
 LAST_USED_EVERY = timedelta(minutes=1)
-OFFERED_SCOPES = (ApiToken.Scope.READ, ApiToken.Scope.PLAY)  # `bot`: with bot accounts
+OFFERED_SCOPES = (ApiToken.Scope.READ, ApiToken.Scope.PLAY)
+# A bot account's choices (issue 28.4): `bot` (which reads and plays its games) or `read`.
+BOT_SCOPES = (ApiToken.Scope.BOT, ApiToken.Scope.READ)
+
+
+def offered_scopes(user: User) -> tuple[str, ...]:
+    """The scopes the profile's token form offers this user: `bot` to a bot account only."""
+    return BOT_SCOPES if user.is_bot else OFFERED_SCOPES
+
+
+def scopes_of(row: ApiToken) -> frozenset[str]:
+    """What a token may do, as the API checks it. A person's token: its `read` and `play`. A bot
+    account's: `bot` reads and plays; without it, at most `read`: a bot account plays only with
+    a `bot` token (a `play` token made before the account became a bot no longer plays)."""
+    scopes = row.scope_set
+    if not row.user.is_bot:
+        return scopes - {ApiToken.Scope.BOT}
+    if ApiToken.Scope.BOT in scopes:
+        return frozenset({ApiToken.Scope.READ, ApiToken.Scope.PLAY, ApiToken.Scope.BOT})
+    return scopes & {ApiToken.Scope.READ}
 
 
 class TokenError(Exception):
@@ -60,7 +79,9 @@ def create(user: User, name: str, scopes, days: int) -> NewToken:
     if len(name) > 60 or any(ord(ch) < 32 for ch in name):
         raise TokenError("A token's name is at most 60 characters, without control characters.")
     scopes = set(scopes)
-    if not scopes or not scopes <= set(OFFERED_SCOPES):
+    if not scopes or not scopes <= set(offered_scopes(user)):
+        if user.is_bot:
+            raise TokenError("Choose what the token may do: bot (play as this bot), or read.")
         raise TokenError("Choose what the token may do: read, play, or both.")
     if days not in EXPIRY_DAYS:
         raise TokenError("Choose when the token expires.")
@@ -94,6 +115,8 @@ def authenticate(token: str) -> ApiToken | None:
         return None
     if row.is_expired or not row.user.is_active:
         return None
+    # A bot account acts at a table only by a `bot` token (games.services.check_can_play).
+    row.user.plays_by_bot_token = row.user.is_bot and ApiToken.Scope.BOT in row.scope_set
     now = timezone.now()
     if row.last_used is None or now - row.last_used >= LAST_USED_EVERY:
         row.last_used = now

@@ -6,6 +6,7 @@ from games.views import push, unsubscribe, vacation
 urlpatterns = [
     path("profile/", views.profile, name="profile"),
     path("profile/tokens/", views.create_token, name="token_create"),
+    path("profile/bot/", views.make_bot, name="make_bot"),
     path("profile/tokens/<int:token_id>/revoke/", views.revoke_token, name="token_revoke"),
     path("profile/vacation/", vacation.vacation, name="vacation"),
     path("push/subscribe/", push.subscribe, name="push_subscribe"),

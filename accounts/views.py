@@ -5,8 +5,8 @@ from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
-from accounts import tokens
-from accounts.forms import ProfileForm, TokenForm
+from accounts import bots, tokens
+from accounts.forms import BotForm, ProfileForm, TokenForm
 from accounts.middleware import remember_time_zone
 from games.views.players import following_context
 from games.views.vacation import vacation_context
@@ -24,11 +24,17 @@ def profile(request: HttpRequest) -> HttpResponse:
 
 
 def _profile_page(
-    request: HttpRequest, form: ProfileForm, token_form: TokenForm | None = None, status=200
+    request: HttpRequest,
+    form: ProfileForm,
+    token_form: TokenForm | None = None,
+    status=200,
+    bot_form: BotForm | None = None,
 ) -> HttpResponse:
     context = {
         "form": form,
-        "token_form": token_form or TokenForm(),
+        "token_form": token_form or TokenForm(user=request.user),
+        "bot_form": bot_form or BotForm(),
+        "bot_refused": "" if request.user.is_bot else bots.why_not(request.user),
         "api_tokens": tokens.tokens_of(request.user),
         "max_tokens": tokens.MAX_TOKENS,
         **vacation_context(request.user),
@@ -43,7 +49,7 @@ def _profile_page(
 def create_token(request: HttpRequest) -> HttpResponse:
     """A new API token, shown once on the answer's page (issue 28.3); never kept in the
     session or a message, which would store it."""
-    token_form = TokenForm(request.POST)
+    token_form = TokenForm(request.POST, user=request.user)
     if token_form.is_valid():
         data = token_form.cleaned_data
         try:
@@ -62,3 +68,30 @@ def revoke_token(request: HttpRequest, token_id: int) -> HttpResponse:
     if tokens.revoke(request.user, token_id):
         messages.success(request, "That token is revoked: it opens nothing any more.")
     return redirect("profile")
+
+
+@login_required
+@require_POST
+def make_bot(request: HttpRequest) -> HttpResponse:
+    """The profile's "make this account a bot" form (issue 28.4): the logged-in account, for
+    good, run by the owner named (and proven by their password). A refusal: the profile again
+    with the sentence, and its status; nothing changed."""
+    bot_form = BotForm(request.POST)
+    if bot_form.is_valid():
+        data = bot_form.cleaned_data
+        try:
+            bot = bots.mark_as_bot(request.user, data["owner"], data["password"])
+        except bots.BotError as exc:
+            bot_form.add_error(None, exc.message)
+            status = exc.status
+        else:
+            messages.success(
+                request,
+                f"This account is now a bot by {bot.bot_owner_id}: make it a token with the "
+                "scope “bot” below, and let your program play through the API.",
+            )
+            return redirect("profile")
+    else:
+        status = 400
+    form = ProfileForm(instance=request.user)
+    return _profile_page(request, form, status=status, bot_form=bot_form)

@@ -9,7 +9,7 @@ Only a personal access token (`Authorization: Bearer gt_…`, accounts/tokens.py
 call: never the session cookie, so a page of another site cannot make a browser call the API
 as its user (no CSRF to guard against), and a token opens nothing but the API. Every call with
 a token counts against its rate (429 with Retry-After), then its scope is checked: `read` for
-every GET, `play` for every POST.
+every GET, `play` for every POST (a bot account's token: `bot`, which reads and plays).
 """
 
 from __future__ import annotations
@@ -32,7 +32,7 @@ from accounts import tokens
 from accounts.models import ApiToken
 from games import access, moderation, services
 from games.forms import NewGameForm
-from games.models import Game, Seat, Status, seat_names
+from games.models import Game, Invitation, Seat, Status, seat_names
 from games.pages import page
 from games.views.chat import chat_messages
 
@@ -84,7 +84,9 @@ class Token(HttpBearer):
                 f"Too many calls with this token: wait {wait} s.",
                 {"Retry-After": str(wait)},
             )
-        if self.scope not in row.scope_set:
+        if self.scope not in tokens.scopes_of(row):
+            if row.user.is_bot:  # a bot account's token without `bot` (issue 28.4)
+                raise Refusal(403, services.BOT_BY_HAND)
             raise Refusal(
                 403,
                 f"This token may not {NEEDS[self.scope]}: it needs the scope '{self.scope}'.",
@@ -168,6 +170,8 @@ class MeOut(Schema):
     id: int
     username: str
     name: str
+    bot: bool = Field(description="A bot account (it plays only with a `bot` token).")
+    bot_owner: str | None = Field(description="A bot account's owner's username.")
     token: TokenOut
 
 
@@ -284,6 +288,8 @@ def me(request: HttpRequest):
         "id": user.pk,
         "username": user.username,
         "name": user.name,
+        "bot": user.is_bot,
+        "bot_owner": user.bot_owner_id if user.is_bot else None,
         "token": {"name": row.name, "scopes": sorted(row.scope_set), "expires": row.expires},
     }
 
@@ -460,6 +466,43 @@ def lobby(request: HttpRequest):
             "created": t.created,
         }
         for t in tables
+    ]
+
+
+class InvitationOut(Schema):
+    game: OpenTable
+    inviter: str = Field(description="The inviter's username.")
+    created: datetime
+
+
+@api.get("/invitations", response={200: list[InvitationOut], **READS}, summary="My invitations")
+def my_invitations(request: HttpRequest):
+    """The tables you are invited to that still wait for players, the newest first (at most
+    50): join one with POST /games/{id}/join. A bot account is seated this way (its owner's
+    program accepts for it; docs/api.md, "Bot accounts")."""
+    waiting = (
+        Invitation.objects.filter(
+            user=_user(request), accepted__isnull=True, game__status=Status.OPEN
+        )
+        .select_related("game__creator", "inviter")
+        .defer("game__state")
+        .annotate(players=Count("game__seats"))
+        .order_by("-created", "-pk")[:OPEN_TABLES_LISTED]
+    )
+    return [
+        {
+            "game": {
+                "id": i.game_id,
+                "kind": i.game.kind,
+                "seat_count": i.game.seat_count,
+                "players": i.players,
+                "host": i.game.creator.name if i.game.creator else "",
+                "created": i.game.created,
+            },
+            "inviter": i.inviter.username,
+            "created": i.created,
+        }
+        for i in waiting
     ]
 
 

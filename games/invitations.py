@@ -81,6 +81,8 @@ def email_unwanted(invitation: Invitation) -> str:
     inviter = invitation.inviter
     if not by_address(invitation):
         user = invitation.user
+        if user.is_bot:  # its program learns of it by the API (issue 28.4)
+            return "The invited player is a bot account: no person reads its e-mail."
         if not user.is_active or not user.email or user.is_suspended:
             return "The invited player cannot be mailed."
         if not user.notify_invitation:

@@ -59,8 +59,9 @@ def absolute(path: str) -> str:
 
 
 def may_mail(user, kind: str) -> bool:
-    """Never a bot (no user), an inactive or suspended user, or one who turned it off."""
-    if user is None or not user.is_active or not user.email or user.is_suspended:
+    """Never a bot (no user, or a bot account: no person reads it, issue 28.4), an inactive or
+    suspended user, or one who turned it off."""
+    if user is None or user.is_bot or not user.is_active or not user.email or user.is_suspended:
         return False
     preference = PREFERENCE[kind]
     return preference is None or getattr(user, preference)

@@ -33,6 +33,7 @@ def places_of(result: dict) -> dict[str, int]:
 class _Entry:
     rating: Rating
     places: list[int]
+    rated: bool = True  # False: a yardstick in a bot account's game, read and not changed
 
 
 def record_game(game: Game) -> list[RatingChange]:
@@ -43,13 +44,19 @@ def record_game(game: Game) -> list[RatingChange]:
       game lost), and the bot that finished their seat not at all;
     - a bot that had its seat from the start, as its bot kind (two greedy bots in one game move
       the greedy bot's rating by the mean of their two results).
+    A game with a bot account (issue 28.4) is rated for its bot accounts only: everyone else's
+    rating is the yardstick they are measured by, read and left as it was, so that nobody's
+    rating can be raised or lowered by a bot of their own making.
     An imported game (a record) is rated for nobody."""
     if game.imported or game.status != Status.FINISHED or not game.result:
         return []
     if RatingChange.objects.filter(game=game).exists():
         return []  # rated already: a game counts once
     places = places_of(game.result)
-    seats = [s for s in game.seats.all() if s.position]
+    seats = [s for s in game.seats.select_related("user", "replaced_user") if s.position]
+    bot_accounts = {
+        who.pk for s in seats if (who := s.user or s.replaced_user) is not None and who.is_bot
+    }
     last = len(seats)
     entries: dict[tuple, _Entry] = {}
     for seat in sorted(seats, key=lambda s: s.position):
@@ -62,7 +69,9 @@ def record_game(game: Game) -> list[RatingChange]:
         else:
             continue
         if key not in entries:
-            entries[key] = _Entry(_locked_rating(game.kind, *key), [])
+            rated = not bot_accounts or (key[0] == "user" and key[1] in bot_accounts)
+            find = _locked_rating if rated else _yardstick
+            entries[key] = _Entry(find(game.kind, *key), [], rated)
         entries[key].places.append(place)
     if len(entries) < 2:
         return []  # one entrant (a bot kind against itself): nothing to learn
@@ -78,6 +87,8 @@ def record_game(game: Game) -> list[RatingChange]:
         updates[id(entry)].append(team[0])
     changes = []
     for entry in entries.values():
+        if not entry.rated:
+            continue
         after = updates[id(entry)]
         rating = entry.rating
         before = (rating.mu, rating.sigma)
@@ -111,6 +122,17 @@ def _locked_rating(kind: str, who: str, value) -> Rating:
         )
         rating = Rating.objects.select_for_update(of=("self",)).get(pk=rating.pk)
     return rating
+
+
+def _yardstick(kind: str, who: str, value) -> Rating:
+    """The rating as it stands (OpenSkill's prior if there is none), neither locked nor
+    created: it measures a bot account and is not changed by the game."""
+    lookup = {"user_id": value, "bot": ""} if who == "user" else {"user": None, "bot": value}
+    found = Rating.objects.filter(kind=kind, **lookup).first()
+    if found is not None:
+        return found
+    prior = MODEL.rating()
+    return Rating(kind=kind, mu=prior.mu, sigma=prior.sigma, **lookup)
 
 
 # --- what a player's page shows ---------------------------------------------------------------

@@ -89,10 +89,19 @@ def may_watch(game: Game, user: User | None, token: str | None) -> bool:
     return False
 
 
+BOT_BY_HAND = (
+    "This is a bot account: it plays only through the API, with a token whose scope includes “bot”."
+)
+
+
 def check_can_play(user: User) -> None:
+    """May this user act at a table now (move, chat, open, join, invite, start, resign)? Not a
+    suspended player; not a bot account, but by a `bot` token of the API (issue 28.4)."""
     reason = getattr(user, "suspension_message", None)
     if reason:
         raise Forbidden(reason)
+    if getattr(user, "is_bot", False) and not user.plays_by_bot_token:
+        raise Forbidden(BOT_BY_HAND)
 
 
 # --- the lobby: create, join, leave, invite, start ------------------------------------------------

@@ -52,8 +52,9 @@ PREFERENCE = {
 
 
 def may_push(user, kind: str) -> bool:
-    """Never a bot, an inactive or suspended player, or a kind they turned off."""
-    if not enabled() or user is None or not user.is_active or user.is_suspended:
+    """Never a bot (nor a bot account), an inactive or suspended player, or a kind they turned
+    off."""
+    if not enabled() or user is None or user.is_bot or not user.is_active or user.is_suspended:
         return False
     preference = PREFERENCE.get(kind)
     return preference is None or getattr(user, preference)

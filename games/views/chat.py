@@ -56,7 +56,7 @@ def _chat_response(request, game_id: int, *, error: str = "", notice: str = "", 
         "chat_messages": chat_messages(game),
         "chat_error": error,
         "chat_notice": notice,
-        "chat_read_only": seat is None,
+        "chat_read_only": seat is None or request.user.is_bot,  # a bot chats by the API
         "former_seat": None if seat else services.former_seat_of(game, request.user),
     }
     return render(request, "games/chat.html#log", context, status=status)

@@ -130,6 +130,10 @@ def game_context(
     eng = engines.engine(game.kind)
     seen = access.seen_by(game, seat)
     me, view, legal = seen.me, seen.view, seen.legal
+    # A bot account reads its games here, read-only: it plays through the API (issue 28.4).
+    bot_account = getattr(request.user, "is_bot", False) and me is not None
+    if bot_account:
+        legal = ()
     seats = {s.seat_id: s for s in game.table}
     names = seat_names(seats.values())
     context = {
@@ -142,6 +146,7 @@ def game_context(
         "version": game.version,
         "is_my_turn": me is not None and me in eng.to_act(game.state),
         "nav_section": "my_games",
+        "bot_account": bot_account,
         # A visitor by the join link keeps the token on the page's own links (log, refresh).
         "token_query": f"?token={game.join_token}"
         if seat is None and request.GET.get("token") == game.join_token
@@ -155,7 +160,7 @@ def game_context(
     # is outside the game's fragment (`#game`): a fragment (htmx, a move's answer) needs none.
     if not fragment and (seat is not None or request.user.is_authenticated):
         context["chat_messages"] = chat_messages(game)
-        context["chat_read_only"] = seat is None
+        context["chat_read_only"] = seat is None or bot_account  # a bot chats by the API
     # The player's own notes (issue 27.4): on their full page only, outside `#game`, so that no
     # fragment, poll or stream ever carries them, and a live update never clobbers the typing.
     if not fragment and seat is not None and seat.position:
