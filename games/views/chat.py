@@ -31,6 +31,8 @@ def chat_messages(game: Game) -> list[ChatMessage]:
         "author__username",
         "author__display_name",
         "author__is_active",  # the name links to the player's page while the account is active
+        "author__is_bot",  # "(a bot by fay)" (issue 28.4)
+        "author__bot_owner",
     )
     latest = (
         game.chat.select_related("author")

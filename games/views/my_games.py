@@ -120,6 +120,7 @@ def _with_scores(seats):
 OTHERS = Seat.objects.select_related("user", "replaced_user").only(
     *("game_id", "position", "to_act", "recorded_name", "bot", "bot_number"),
     *("user", "user__display_name", "user__username", "user__is_active"),
+    *("user__is_bot", "user__bot_owner"),  # "(a bot by fay)" (issue 28.4)
     *("replaced_user", "replaced_user__display_name", "replaced_user__username"),
 )
 

@@ -31,6 +31,7 @@ from tests.api.conftest import api_client, token_for
 from tests.support.games import client_for, start_geared
 from tests.support.users import PASSWORD, make_user
 from tests.web.helpers import payloads, post_move, text
+from tests.web.test_queries import count_queries
 
 pytestmark = pytest.mark.django_db
 
@@ -313,3 +314,22 @@ def test_28_4_a_bot_account_is_never_mailed_or_pushed(robo, alice):
         assert not notifications.may_mail(robo, kind)
     assert not webpush.may_push(robo, "invitation")
     assert notifications.may_mail(alice, Notification.Kind.YOUR_TURN)
+
+
+def test_28_4_whose_bot_it_is_costs_no_query(alice, bob, fay, robo):
+    """"(a bot by fay)" is read from the bot's own row (its owner kept by username): the game
+    page, its fragment and My games cost what they cost with a person in the bot's seat."""
+    with_bot = _seat_bot(alice, robo)
+    services.start_game(alice, with_bot.pk)
+    with_person = start_geared([alice, bob], target=1000)
+    client = client_for(alice)
+    costs = [
+        [
+            count_queries(client, game.get_absolute_url()),
+            count_queries(client, reverse("game_fragment", args=[game.pk])),
+        ]
+        for game in (with_bot, with_person)
+    ]
+    assert costs[0] == costs[1]
+    my_games = text(client.get(reverse("my_games")))
+    assert "(a bot by fay)" in my_games

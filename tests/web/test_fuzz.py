@@ -160,6 +160,8 @@ ENDPOINTS = {
     # The profile's API tokens (issue 28.3); Alice's token among the ids.
     "token_create": ("POST", "stranger", "plain", params("name", "scopes", "days")),
     "token_revoke": ("POST", "stranger", "api_token", params("x")),
+    # Marking an account a bot, for good (issue 28.4): never by a nasty form.
+    "make_bot": ("POST", "stranger", "plain", params("owner", "password", "confirm")),
     "api_docs": ("GET", "all", "plain", params("x")),
 }
 # The token endpoints refuse the POST of a forged token just as the GET: fuzz both.
@@ -210,6 +212,8 @@ def snapshot():
                 "notify_reminder",
                 "password",
                 "away_until",
+                "is_bot",
+                "bot_owner",
             )
         ),
     )
