@@ -317,7 +317,7 @@ def test_28_4_a_bot_account_is_never_mailed_or_pushed(robo, alice):
 
 
 def test_28_4_whose_bot_it_is_costs_no_query(alice, bob, fay, robo):
-    """"(a bot by fay)" is read from the bot's own row (its owner kept by username): the game
+    """ "(a bot by fay)" is read from the bot's own row (its owner kept by username): the game
     page, its fragment and My games cost what they cost with a person in the bot's seat."""
     with_bot = _seat_bot(alice, robo)
     services.start_game(alice, with_bot.pk)
