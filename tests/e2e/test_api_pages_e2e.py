@@ -9,10 +9,12 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from accounts.models import ApiToken
+from games import services
 from games.api import api
+from games.models import Kind
 from tests.e2e.helpers import DESKTOP, PHONE, log_in
 from tests.e2e.test_accessibility_e2e import axe_problems
-from tests.support.users import PASSWORD
+from tests.support.users import PASSWORD, make_user
 
 SCHEMA_PATHS_CALLS = [
     (path, method)
@@ -57,5 +59,54 @@ def test_28_3_tokens_on_the_profile_and_the_api_docs_page(
     page.locator("#token-list li", has_text="bot 390").get_by_role("button").click()
     expect(page.locator("#token-list li")).to_have_count(1)
     assert list(ApiToken.objects.values_list("name", flat=True)) == ["bot 1280"]
+    assert not found, "axe found:\n" + "\n".join(found)
+    problems.assert_none()
+
+
+def test_28_4_a_bot_account_marked_on_its_profile_and_shown_as_a_bot(
+    live_server, new_page, problems, screenshot_dir, alice, django_user_model
+):
+    """The profile's "make this account a bot" form, then the bot's profile, its player page and
+    its game page (read-only, "a bot by fay"), at 390 and 1280 px, with axe."""
+    make_user(django_user_model, "fay", display_name="Fay")
+    robo = make_user(django_user_model, "robo", display_name="Robo")
+    page = new_page("robo")
+    log_in(page, live_server, "robo", PASSWORD)
+    found = []
+    page.goto(f"{live_server.url}{reverse('profile')}#bot-account")
+    page.locator("#bot-account summary").click()
+    for size_name, size in (("390", PHONE), ("1280", DESKTOP)):
+        page.set_viewport_size(size)
+        found += [f"bot form, {size_name}: {p}" for p in axe_problems(page)]
+        page.locator("#bot-account").screenshot(path=screenshot_dir / f"bot-form-{size_name}.png")
+    form = page.locator("#bot-form")
+    form.get_by_label("Your own account's username").fill("fay")
+    form.get_by_label("That account's password").fill(PASSWORD)
+    form.get_by_label("I understand").check()
+    form.get_by_role("button", name="Make this account a bot, for good").click()
+    expect(page.locator("#bot-status")).to_contain_text("This account is a bot by fay")
+    robo.refresh_from_db()
+    assert robo.is_bot and robo.bot_owner_id == "fay"
+
+    game = services.create_game(alice, services.NewGame(kind=Kind.GEARED, seat_count=2))
+    services.invite(alice, game.pk, "robo")
+    robo.plays_by_bot_token = True  # as its `bot` token does through the API
+    services.join_game(robo, game.pk)
+    services.start_game(alice, game.pk)
+    pages = {
+        "profile": f"{reverse('profile')}#bot-account",
+        "player": reverse("player", args=["robo"]),
+        "game": reverse("game", args=[game.pk]),
+    }
+    for size_name, size in (("390", PHONE), ("1280", DESKTOP)):
+        page.set_viewport_size(size)
+        for name, path in pages.items():
+            page.goto(f"{live_server.url}{path}")
+            found += [f"bot {name}, {size_name}: {p}" for p in axe_problems(page)]
+            page.screenshot(path=screenshot_dir / f"bot-{name}-{size_name}.png", full_page=True)
+            if name == "player":
+                expect(page.locator("#bot-by")).to_contain_text("Robo is a bot by fay")
+        expect(page.locator(".notice", has_text="This is a bot account")).to_be_visible()
+        assert page.locator("form[action$='/move/']").count() == 0  # read-only
     assert not found, "axe found:\n" + "\n".join(found)
     problems.assert_none()
