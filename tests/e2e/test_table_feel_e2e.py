@@ -65,6 +65,9 @@ def test_issue_27_6_and_27_9_replay_highlight_resolution_and_swatches(
         expect(step).to_have_text(f"Step 0 of {steps}")
         page.get_by_role("link", name="Next ▶").click()
         expect(step).to_have_text(f"Step 1 of {steps}")
+        # Back may have loaded the whole page (htmx keeps no snapshot here): mark it again, so
+        # that what follows shows that the autoplay's steps swap in place.
+        mark_page(page)
         # Autoplay steps on by itself (with reduced motion too: only the fade is left out).
         play = page.locator("#replay button.autoplay")
         play.click()
