@@ -87,3 +87,27 @@ def _check_records_round_trip() -> None:
         record = records.loads(records.dumps(records.export(game)))
         replayed = records.replay_record(record)
         assert replayed.state == game.state, f"{game}'s record replays to another state"
+
+
+# --- the order of the run: real processes spread through it ---------------------------------
+
+# The tests that mostly wait on real processes (workers, brokers, SMTP, stream processes, a
+# browser), by folder. pytest-xdist's worksteal hands each process a contiguous share of the
+# list: in the folders' alphabetical order, the fault tests (a few seconds of Celery start-up
+# each, then waits on sweeps) came in one clump, all processes starting workers at once while
+# no process had CPU work to overlap their waits. Spread evenly through the list, each share
+# mixes waiting tests with computing ones. Within a folder the order is kept.
+_SPREAD = ("faults", "e2e", "stream", "push", "notify")
+
+
+def pytest_collection_modifyitems(items):
+    groups: dict[str, list] = {}
+    for item in items:
+        parts = item.nodeid.split("/")
+        folder = parts[1] if len(parts) > 2 and parts[1] in _SPREAD else ""
+        groups.setdefault(folder, []).append(item)
+    place = {}
+    for members in groups.values():
+        for index, item in enumerate(members):
+            place[id(item)] = (index + 0.5) / len(members)
+    items.sort(key=lambda item: place[id(item)])
