@@ -11,6 +11,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 TIME_ZONES = sorted(zoneinfo.available_timezones() - {"Factory", "localtime"})
+# Why a bot account may not act (issue 28.4): by hand on the pages, or by a token without `bot`.
+BOT_BY_HAND = (
+    "This is a bot account: it plays only through the API, with a token whose scope includes “bot”."
+)
 
 
 def new_mail_key() -> str:

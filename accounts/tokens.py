@@ -3,8 +3,10 @@
 A token reads `gt_<key>_<secret>`: `key` (12 hex digits) finds the row by index; the secret (32
 random bytes, base64url) is checked against the SHA-256 kept in the row, in constant time. A
 plain hash suffices (no slow password hash): the secret has 256 bits of entropy, nothing to
-guess from a dictionary. Only the API's authentication (games/api.py) calls `authenticate`: a
-token opens no session, no page and not the admin.
+guess from a dictionary. Only `check` calls `authenticate`, and only the API's doors call
+`check`: its calls (games/api.py) and its NDJSON streams (games/api_stream.py), so that both
+refuse a token for the same reasons with the same sentences. A token opens no session, no page
+and not the admin.
 """
 
 from __future__ import annotations
@@ -21,7 +23,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.models import ApiToken, User
+from accounts.models import BOT_BY_HAND, ApiToken, User
 
 PREFIX = "gt_"
 TOKEN_RE = re.compile(r"gt_([0-9a-f]{12})_([A-Za-z0-9_-]{43})")
@@ -50,6 +52,25 @@ def scopes_of(row: ApiToken) -> frozenset[str]:
     if ApiToken.Scope.BOT in scopes:
         return frozenset({ApiToken.Scope.READ, ApiToken.Scope.PLAY, ApiToken.Scope.BOT})
     return scopes & {ApiToken.Scope.READ}
+
+
+MISSING = (
+    "This call needs a personal access token: send 'Authorization: Bearer gt_…' "
+    "(make one on your profile)."
+)
+NOT_VALID = "This token is not valid: it was revoked, has expired or is mistyped."
+NEEDS = {
+    ApiToken.Scope.READ: "read your games",
+    ApiToken.Scope.PLAY: "play or chat",
+}
+
+
+class Refused(Exception):
+    """A call refused for its token: a status (401, 429, 403), a sentence, headers."""
+
+    def __init__(self, status: int, detail: str, headers: dict[str, str] | None = None) -> None:
+        super().__init__(detail)
+        self.status, self.detail, self.headers = status, detail, headers or {}
 
 
 class TokenError(Exception):
@@ -122,6 +143,42 @@ def authenticate(token: str) -> ApiToken | None:
         row.last_used = now
         ApiToken.objects.filter(pk=row.pk).update(last_used=now)
     return row
+
+
+def bearer(authorization: str | None) -> str | None:
+    """The token of an `Authorization: Bearer …` header's value (as django-ninja's HttpBearer
+    reads it), or None."""
+    scheme, _, token = (authorization or "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
+def check(token: str | None, scope: str, *, counted: bool = True) -> ApiToken:
+    """The token's row, if it may make a call that needs `scope`; else Refused. In order: a
+    token is there and valid (401), within its rate (429; `counted`: this call counts, a
+    refused one too, so a token without the scope cannot call for free), and has the scope
+    (403). A stream counts its opening, not its re-checks (`counted=False`)."""
+    if not token:
+        raise Refused(401, MISSING, {"WWW-Authenticate": "Bearer"})
+    row = authenticate(token)
+    if row is None:
+        raise Refused(401, NOT_VALID, {"WWW-Authenticate": 'Bearer error="invalid_token"'})
+    wait = wait_for(row) if counted else 0
+    if wait:
+        raise Refused(
+            429, f"Too many calls with this token: wait {wait} s.", {"Retry-After": str(wait)}
+        )
+    if scope not in scopes_of(row):
+        if row.user.is_bot:  # a bot account's token without `bot` (issue 28.4)
+            raise Refused(403, BOT_BY_HAND)
+        raise Refused(403, missing_scope(scope))
+    return row
+
+
+def missing_scope(scope: str) -> str:
+    """The refusal of a token without the scope a call needs."""
+    return f"This token may not {NEEDS[scope]}: it needs the scope '{scope}'."
 
 
 def revoke(user: User, token_id: int) -> bool:

@@ -39,29 +39,12 @@ from games.views.chat import chat_messages
 MOVE_RATE_NOTE = "Counts against the token's rate like any call."
 
 
-class Refusal(Exception):
-    """An API call refused before it reached the write path: a status, a sentence, headers."""
-
-    def __init__(self, status: int, detail: str, headers: dict[str, str] | None = None) -> None:
-        super().__init__(detail)
-        self.status, self.detail, self.headers = status, detail, headers or {}
-
-
-MISSING = (
-    "This call needs a personal access token: send 'Authorization: Bearer gt_…' "
-    "(make one on your profile)."
-)
-NOT_VALID = "This token is not valid: it was revoked, has expired or is mistyped."
-NEEDS = {
-    ApiToken.Scope.READ: "read your games",
-    ApiToken.Scope.PLAY: "play or chat",
-}
+Refusal = tokens.Refused  # a call refused before it reached the write path
 
 
 class Token(HttpBearer):
-    """`Authorization: Bearer gt_…`, with the scope this call needs. Checks, in order: a token
-    is there and valid (401), within its rate (429: a refused call counts too, so a token
-    without the scope cannot call for free), and has the scope (403)."""
+    """`Authorization: Bearer gt_…`, with the scope this call needs: `tokens.check`, the one
+    check of the API's calls and its streams (games/api_stream.py)."""
 
     def __init__(self, scope: str) -> None:
         super().__init__()
@@ -69,29 +52,12 @@ class Token(HttpBearer):
 
     def __call__(self, request: HttpRequest) -> ApiToken:
         row = super().__call__(request)
-        if row is None:  # no header, or not a Bearer one
-            raise Refusal(401, MISSING, {"WWW-Authenticate": "Bearer"})
+        if row is None:  # no header, or not a Bearer one: refused
+            return tokens.check(None, self.scope)
         return row
 
     def authenticate(self, request: HttpRequest, token: str) -> ApiToken:
-        row = tokens.authenticate(token)
-        if row is None:
-            raise Refusal(401, NOT_VALID, {"WWW-Authenticate": 'Bearer error="invalid_token"'})
-        wait = tokens.wait_for(row)
-        if wait:
-            raise Refusal(
-                429,
-                f"Too many calls with this token: wait {wait} s.",
-                {"Retry-After": str(wait)},
-            )
-        if self.scope not in tokens.scopes_of(row):
-            if row.user.is_bot:  # a bot account's token without `bot` (issue 28.4)
-                raise Refusal(403, services.BOT_BY_HAND)
-            raise Refusal(
-                403,
-                f"This token may not {NEEDS[self.scope]}: it needs the scope '{self.scope}'.",
-            )
-        return row
+        return tokens.check(token, self.scope)
 
 
 READ, PLAY = Token(ApiToken.Scope.READ), Token(ApiToken.Scope.PLAY)
@@ -256,10 +222,14 @@ def _user(request: HttpRequest):
 
 
 def _readable(request: HttpRequest, game_id: int) -> Game:
-    """The game with its seats, if this token's user may see it (as `views.common.visible_game`
+    return readable_by(_user(request), game_id)
+
+
+def readable_by(user, game_id: int) -> Game:
+    """The game with its seats, if this user may see it (as `views.common.visible_game`
     answers a page, without the join link): else 404, as for a game that does not exist."""
     game = Game.objects.with_table(game_id)
-    if game is None or not services.may_watch(game, _user(request), None):
+    if game is None or not services.may_watch(game, user, None):
         raise services.NotFound("There is no such game.")
     return game
 
@@ -327,8 +297,23 @@ def game(request: HttpRequest, game_id: GameId):
     """The game as your seat sees it: the same view the game page draws (nothing of another
     seat's hand, of a program not yet revealed, of the draw pile's order or of the seed).
     Anyone may read a public game, as a spectator."""
-    found = _readable(request, game_id)
-    return _game_out(found, services.seat_of(found, _user(request)))
+    return game_as_seen(_user(request), game_id)
+
+
+def game_as_seen(user, game_id: int) -> dict:
+    """GET /games/{id}'s answer for this user, and each line of the game's NDJSON stream
+    (games/api_stream.py): one function, so the two can never differ. NotFound if they may
+    not read it."""
+    found = readable_by(user, game_id)
+    return _game_out(found, services.seat_of(found, user))
+
+
+def game_json(user, game_id: int) -> tuple[str, dict]:
+    """A line of the game's stream: `{"type": "game", …}` with exactly the body of GET
+    /games/{id}, as the API renders it (checked against GameOut, the same JSON encoder), on one
+    line; and that body."""
+    body = GameOut.model_validate(game_as_seen(user, game_id)).model_dump()
+    return api.renderer.render(None, {"type": "game", **body}, response_status=200), body
 
 
 @api.get("/games/{game_id}/legal", response={200: LegalOut, **READS}, summary="My legal actions")

@@ -373,6 +373,13 @@ def user_deleted(sender, instance, **kwargs) -> None:
         )
 
 
+def token_changed(sender, instance, **kwargs) -> None:
+    """An API token revoked (deleted) or edited (its expiry, in the admin): the streams it holds
+    (games/api_stream.py) check it again at once, and end if it no longer holds."""
+    if not kwargs.get("created"):
+        events.access_changed([instance.user_id])
+
+
 def seat_saved(sender, instance, update_fields=None, **kwargs) -> None:
     forget_seat(instance.pk, instance.user_id)
     if not kwargs.get("created") and (update_fields is None or "user" in update_fields):

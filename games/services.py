@@ -20,7 +20,7 @@ from django.db import transaction
 from django.db.models import Case, F, Q, When
 from django.utils import timezone
 
-from accounts.models import EmailSuppression, User
+from accounts.models import BOT_BY_HAND, EmailSuppression, User
 from games import (
     effects,
     engines,
@@ -87,11 +87,6 @@ def may_watch(game: Game, user: User | None, token: str | None) -> bool:
     if token and _token_matches(token, game.join_token):
         return game.status == Status.OPEN or game.watchable_by_link
     return False
-
-
-BOT_BY_HAND = (
-    "This is a bot account: it plays only through the API, with a token whose scope includes “bot”."
-)
 
 
 def check_can_play(user: User) -> None:

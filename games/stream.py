@@ -103,7 +103,7 @@ def _me(request: HttpRequest) -> int | None:
 READERS = ThreadPoolExecutor(settings.GEARTABLE_STREAM_READ_THREADS, thread_name_prefix="read")
 
 
-def _read(fn):
+def on_readers(fn):
     """`fn` on one of the READERS threads; a connection that failed or outlived CONN_MAX_AGE is
     closed after, as at the end of a request."""
 
@@ -116,9 +116,9 @@ def _read(fn):
     return sync_to_async(run, thread_sensitive=False, executor=READERS)
 
 
-game_viewer = _read(_game_viewer)
-me = _read(_me)
-mark_watching = _read(live.mark_watching)
+game_viewer = on_readers(_game_viewer)
+me = on_readers(_me)
+mark_watching = on_readers(live.mark_watching)
 
 
 # --- the seated players' "watching" marks --------------------------------------------------------
@@ -289,7 +289,7 @@ def _refusal(request: HttpRequest, message: str, status: int) -> HttpResponse:
 
 def _stream(request: HttpRequest, body, release) -> HttpResponse:
     response = StreamingHttpResponse(
-        _Held(body, release), content_type="text/event-stream", headers=HEADERS
+        Held(body, release), content_type="text/event-stream", headers=HEADERS
     )
     return _cors(request, response)
 
@@ -303,7 +303,7 @@ TOO_MANY = (
 )
 
 
-def _take_slot(request: HttpRequest, user_id: int):
+def take_slot(request: HttpRequest, user_id: int):
     """A release() for one more open stream of this user (0: a visitor) and client address,
     or None when either already holds its limit (GEARTABLE_STREAMS_PER_USER, _PER_ADDRESS).
     In the event loop's thread only: no lock needed."""
@@ -329,7 +329,7 @@ def _take_slot(request: HttpRequest, user_id: int):
     return release
 
 
-class _Held:
+class Held:
     """A stream's body that gives its slot back however it ends: when the body ends or is
     cancelled (the client went away), or at the response's close() if it never started."""
 
@@ -359,7 +359,7 @@ async def game_events(request: HttpRequest, game_id: int) -> HttpResponse:
         return _refusal(request, "There is no such game.", 404)
     if not await LISTENER.wait_ready():
         return _refusal(request, "Live updates are not available now: the page checks.", 503)
-    release = _take_slot(request, viewer.user_id)
+    release = take_slot(request, viewer.user_id)
     if release is None:
         return _refusal(request, TOO_MANY, 429)
     return _stream(request, _game_stream(request, game_id, viewer.user_id), release)
@@ -403,7 +403,7 @@ async def _game_stream(request: HttpRequest, game_id: int, user_id: int):
                 if viewer.your_turn is not None and viewer.your_turn != your_turn:
                     your_turn = viewer.your_turn
                     yield _frame({"kind": "turns", "your_turn": your_turn}, event="turns")
-            event = await _next(queue)
+            event = await next_event(queue)
             now = asyncio.get_running_loop().time()
             if event is None and now - checked < settings.GEARTABLE_STREAM_RECHECK_SECONDS:
                 yield ": keep-alive\n\n"
@@ -427,7 +427,7 @@ async def _game_stream(request: HttpRequest, game_id: int, user_id: int):
         events.HUB.unsubscribe(queue, *names)
 
 
-async def _next(queue: asyncio.Queue) -> dict | None:
+async def next_event(queue: asyncio.Queue) -> dict | None:
     """The next event, or None after a keep-alive's time without one."""
     try:
         return await asyncio.wait_for(queue.get(), settings.GEARTABLE_STREAM_KEEPALIVE_SECONDS)
@@ -446,7 +446,7 @@ async def my_events(request: HttpRequest) -> HttpResponse:
     if not await LISTENER.wait_ready():
         return _refusal(request, "Live updates are not available now: the page checks.", 503)
     user_id = access.session_user_id(request)
-    release = _take_slot(request, user_id)
+    release = take_slot(request, user_id)
     if release is None:
         return _refusal(request, TOO_MANY, 429)
     return _stream(request, _my_stream(request, user_id), release)
@@ -471,7 +471,7 @@ async def _my_stream(request: HttpRequest, user_id: int):
             if count != sent or kind == "turns":
                 sent = count
                 yield _frame({"kind": "turns", "your_turn": count}, event="turns")
-            event = await _next(queue)
+            event = await next_event(queue)
             kind = event and event.get("kind")
             if kind == "lobby":  # public lists: nothing to re-read for it
                 yield _frame({"kind": "lobby"}, event="lobby")

@@ -111,6 +111,44 @@ class Stream:
                     f"no event within {deadline_seconds} s: {self.raw[-500:]!r}"
                 ) from None
 
+    def next_line(self, deadline_seconds: float = 20.0, *, keepalives: bool = False):
+        """The next NDJSON line (the API's streams) as its object, waiting at most so long;
+        a keep-alive (a bare line) is skipped, or "" when `keepalives`; {"end": True} once
+        the server ended the stream."""
+        deadline = time.monotonic() + deadline_seconds
+        while True:
+            if b"\n" in self._body:
+                line, self._body = self._body.split(b"\n", 1)
+                if line.strip():
+                    return json.loads(line)
+                if keepalives:
+                    return ""
+                continue
+            if self.closed:
+                assert not self._body.strip(), f"a line without its end: {self._body!r}"
+                return {"end": True}
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise TimeoutError(f"no line within {deadline_seconds} s: {self.raw[-500:]!r}")
+            self.sock.settimeout(remaining)
+            try:
+                if not self._more():
+                    self.closed = True
+            except TimeoutError:
+                raise TimeoutError(
+                    f"no line within {deadline_seconds} s: {self.raw[-500:]!r}"
+                ) from None
+
+    def line_where(self, test, deadline_seconds: float = 20.0) -> dict:
+        """The first NDJSON line for which test(line) holds, within the deadline."""
+        deadline = time.monotonic() + deadline_seconds
+        while True:
+            line = self.next_line(max(0.01, deadline - time.monotonic()))
+            if line.get("end"):
+                raise AssertionError(f"the stream ended first: {self.raw[-500:]!r}")
+            if test(line):
+                return line
+
     def event_where(self, test, deadline_seconds: float = 20.0) -> dict:
         """The first event for which test(event) holds, within the deadline."""
         deadline = time.monotonic() + deadline_seconds

@@ -6,6 +6,7 @@ it all, spooled to disk, before any middleware runs."""
 from __future__ import annotations
 
 import asyncio
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.conf import settings
@@ -54,7 +55,10 @@ def run(scope: dict, chunks) -> tuple[list[dict], int]:
     async def send(message):
         sent.append(message)
 
-    asyncio.run(asgi_application(scope, receive, send))
+    # In an event loop of its own thread: a browser test run before it in this process leaves
+    # pytest-playwright's loop running in this one.
+    with ThreadPoolExecutor(1) as pool:
+        pool.submit(asyncio.run, asgi_application(scope, receive, send)).result()
     return sent, asked
 
 
