@@ -28,6 +28,12 @@ def axe_problems(page) -> list[str]:
     axe is evaluated through the DevTools protocol: a <script> tag would break the page's CSP."""
     if not page.evaluate("() => typeof window.axe === 'object'"):
         page.evaluate(AXE.read_text(encoding="utf-8"))
+    # The page as it settles, not mid-fade: a fading text's colour is half its own (a replay
+    # step's fade-in read as a contrast failure once). Finite animations only: a spinner runs on.
+    page.wait_for_function(
+        """() => document.getAnimations().every(a => a.playState !== "running"
+            || a.effect.getComputedTiming().iterations === Infinity)"""
+    )
     violations = page.evaluate("async () => (await axe.run(document)).violations")
     return [
         f"{v['impact']}: {v['id']} ({v['help']}) at "
