@@ -16,11 +16,11 @@ python-check:
 	  echo "Install one (e.g. 'pyenv install 3.12') or run: make $(MAKECMDGOALS) PYTHON=/path/to/python3.12"; exit 1; }
 
 # The venv is rebuilt only when a requirements file changes: a second `make run` starts in seconds.
-# --no-compile: Python compiles what it imports on first use instead of pip compiling every file
-# of every package at install (measured here: 28 s instead of 99 s for the test venv, most of
-# it writing .pyc files no test reads). The dev venv is one pip run (requirements-dev.txt
-# includes requirements.txt): one resolution, not two.
-PIP_INSTALL := $(PY) -m pip install -q --no-compile
+# The dev venv is one pip run (requirements-dev.txt includes requirements.txt): one resolution,
+# not two. pip compiles every package at install, and must: this machine sets
+# PYTHONDONTWRITEBYTECODE=1, so Python would otherwise compile each module from source in every
+# process that imports it (tried: the Celery workers of the fault tests started twice as slowly).
+PIP_INSTALL := $(PY) -m pip install -q
 $(VENV)/.runtime: requirements.txt | python-check
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PIP_INSTALL) -r requirements.txt
