@@ -89,44 +89,25 @@ def _check_records_round_trip() -> None:
         assert replayed.state == game.state, f"{game}'s record replays to another state"
 
 
-# --- the order of the run: the long tests first, in every process's share ---------------------
+# --- the order of the run: real processes spread through it ---------------------------------
 
-# pytest-xdist's worksteal hands each process a contiguous share of the list and lets an idle
-# process take the end of another's. The long tests (real processes: workers, brokers, SMTP,
-# stream processes, a browser; the engines' random games) go first in every share, mixed so
-# that the ones waiting on processes run beside the ones computing; the short ones fill the end,
-# where the processes steal from each other, so the run ends with no process left alone with a
-# 30 s test (docs/benchmarks.md, "The test suite's wall time"). Within a folder the order is kept.
-_LONG = ("faults", "e2e", "stream")
-_LONG_FILES = ("test_oog_properties.py", "test_geared_properties.py", "test_geared_equivalence.py")
-_MIXED = ("faults", "e2e", "stream", "unit", "push", "notify")
-
-
-def _spread(items: list) -> list:
-    """The items with each folder's tests spread evenly through the list, in their order."""
-    groups: dict[str, list] = {}
-    for item in items:
-        parts = item.nodeid.split("/")
-        groups.setdefault(parts[1] if len(parts) > 2 and parts[1] in _MIXED else "", []).append(
-            item
-        )
-    place = {
-        id(item): (index + 0.5) / len(members)
-        for members in groups.values()
-        for index, item in enumerate(members)
-    }
-    return sorted(items, key=lambda item: place[id(item)])
+# The tests that mostly wait on real processes (workers, brokers, SMTP, stream processes, a
+# browser), by folder. pytest-xdist's worksteal hands each process a contiguous share of the
+# list: in the folders' alphabetical order, the fault tests (a few seconds of Celery start-up
+# each, then waits on sweeps) came in one clump, all processes starting workers at once while
+# no process had CPU work to overlap their waits. Spread evenly through the list, each share
+# mixes waiting tests with computing ones. Within a folder the order is kept.
+_SPREAD = ("faults", "e2e", "stream", "push", "notify")
 
 
 def pytest_collection_modifyitems(items):
-    def is_long(item) -> bool:
-        parts = item.nodeid.split("::")[0].split("/")
-        return (len(parts) > 2 and parts[1] in _LONG) or parts[-1] in _LONG_FILES
-
-    ordered = _spread([i for i in items if is_long(i)]) + _spread(
-        [i for i in items if not is_long(i)]
-    )
-    shares = max(1, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
-    # Dealt out like cards: share k gets items k, k + n, k + 2n, ... of the ordered list, so each
-    # contiguous share begins with its part of the long tests.
-    items[:] = [item for k in range(shares) for item in ordered[k::shares]]
+    groups: dict[str, list] = {}
+    for item in items:
+        parts = item.nodeid.split("/")
+        folder = parts[1] if len(parts) > 2 and parts[1] in _SPREAD else ""
+        groups.setdefault(folder, []).append(item)
+    place = {}
+    for members in groups.values():
+        for index, item in enumerate(members):
+            place[id(item)] = (index + 0.5) / len(members)
+    items.sort(key=lambda item: place[id(item)])
