@@ -73,6 +73,20 @@ async def _opening(request: HttpRequest, read, *args):
         return None, _refusal(error.status, error.message)
 
 
+async def _open(request: HttpRequest, lines, read, *args) -> HttpResponse:
+    """A stream's opening, for both kinds: its first read (`read(*args)`: the token and what
+    it shows), its place under the limits, then `lines(token, row)` as NDJSON; or the refusal."""
+    opened, refused = await _opening(request, read, *args)
+    if refused is not None:
+        return refused
+    row = opened[0]
+    release, refused = await _held(request, row)
+    if refused is not None:
+        return refused
+    token = tokens.bearer(request.headers.get("Authorization"))
+    return _ndjson(lines(token, row), release)
+
+
 async def _held(request: HttpRequest, row: ApiToken):
     """This stream's place under the limits, or the refusal (503 without a listener, 429)."""
     if not await stream.LISTENER.wait_ready():
@@ -126,15 +140,9 @@ read_game = stream.on_readers(_read_game)
 
 async def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
     """GET /api/v1/games/{id}/stream: the game as the token's user sees it, then each change."""
-    opened, refused = await _opening(request, read_game, game_id)
-    if refused is not None:
-        return refused
-    row = opened[0]
-    release, refused = await _held(request, row)
-    if refused is not None:
-        return refused
-    token = tokens.bearer(request.headers.get("Authorization"))
-    return _ndjson(_game_lines(token, row, game_id), release)
+    return await _open(
+        request, lambda token, row: _game_lines(token, row, game_id), read_game, game_id
+    )
 
 
 async def _game_lines(token: str, row: ApiToken, game_id: int):
@@ -245,15 +253,7 @@ read_account = stream.on_readers(_read_account)
 async def account_stream(request: HttpRequest) -> HttpResponse:
     """GET /api/v1/stream/account: the token's user's games starting, waiting for them,
     ending, and their invitations."""
-    opened, refused = await _opening(request, read_account)
-    if refused is not None:
-        return refused
-    row = opened[0]
-    release, refused = await _held(request, row)
-    if refused is not None:
-        return refused
-    token = tokens.bearer(request.headers.get("Authorization"))
-    return _ndjson(_account_lines(token, row), release)
+    return await _open(request, _account_lines, read_account)
 
 
 async def _account_lines(token: str, row: ApiToken):
