@@ -28,8 +28,14 @@ class Server:
     def send(self, raw: bytes, *, timeout: float = 20.0) -> bytes:
         """Send bytes as they are, then read the answer until the server closes or goes quiet."""
         with socket.create_connection(("127.0.0.1", self.port), timeout=timeout) as s:
-            s.sendall(raw)
-            s.shutdown(socket.SHUT_WR)  # all of it is sent: the server must answer now
+            try:
+                s.sendall(raw)
+                s.shutdown(socket.SHUT_WR)  # all of it is sent: the server must answer now
+            except OSError:
+                # The server answered before reading all of it (a body it refuses) and closed:
+                # its answer is already in this socket's queue, read below (ENOTCONN, EPIPE or
+                # ECONNRESET here, depending on when its close arrived).
+                pass
             return _read_all(s)
 
     def status(self, raw: bytes) -> int:
