@@ -74,6 +74,19 @@ class Stream:
         self._body += data[:-2]
         return True
 
+    def _wait_more(self, deadline: float, late: str) -> None:
+        """Read the next piece of the answer (or see it end) before `deadline`, else
+        TimeoutError(`late`, with the last bytes read)."""
+        remaining = deadline - time.monotonic()
+        try:
+            if remaining <= 0:
+                raise TimeoutError
+            self.sock.settimeout(remaining)
+            if not self._more():
+                self.closed = True
+        except TimeoutError:
+            raise TimeoutError(f"{late}: {self.raw[-500:]!r}") from None
+
     def body(self) -> bytes:
         """The whole (finite) answer's body."""
         while self._more():
@@ -99,17 +112,7 @@ class Stream:
                 continue
             if self.closed:
                 return {"end": True}
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise TimeoutError(f"no event within {deadline_seconds} s: {self.raw[-500:]!r}")
-            self.sock.settimeout(remaining)
-            try:
-                if not self._more():
-                    self.closed = True
-            except TimeoutError:
-                raise TimeoutError(
-                    f"no event within {deadline_seconds} s: {self.raw[-500:]!r}"
-                ) from None
+            self._wait_more(deadline, f"no event within {deadline_seconds} s")
 
     def next_line(self, deadline_seconds: float = 20.0, *, keepalives: bool = False):
         """The next NDJSON line (the API's streams) as its object, waiting at most so long;
@@ -127,17 +130,7 @@ class Stream:
             if self.closed:
                 assert not self._body.strip(), f"a line without its end: {self._body!r}"
                 return {"end": True}
-            remaining = deadline - time.monotonic()
-            if remaining <= 0:
-                raise TimeoutError(f"no line within {deadline_seconds} s: {self.raw[-500:]!r}")
-            self.sock.settimeout(remaining)
-            try:
-                if not self._more():
-                    self.closed = True
-            except TimeoutError:
-                raise TimeoutError(
-                    f"no line within {deadline_seconds} s: {self.raw[-500:]!r}"
-                ) from None
+            self._wait_more(deadline, f"no line within {deadline_seconds} s")
 
     def line_where(self, test, deadline_seconds: float = 20.0) -> dict:
         """The first NDJSON line for which test(line) holds, within the deadline."""
