@@ -5,10 +5,14 @@ VENV := .venv
 PY := $(VENV)/bin/python
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
+# PYTHONDONTWRITEBYTECODE (set on this machine) emptied: the suite starts ~150 Python processes
+# (pytest's, Celery workers, stream servers), and each compiled the project's modules from
+# source, and pytest rewrote every test module's asserts anew in each of its processes.
 TEST_ENV := DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/geartable} \
-	CELERY_TEST_BROKER_URL=$${CELERY_TEST_BROKER_URL:-redis://127.0.0.1:6379/0}
+	CELERY_TEST_BROKER_URL=$${CELERY_TEST_BROKER_URL:-redis://127.0.0.1:6379/0} \
+	PYTHONDONTWRITEBYTECODE=""
 
-.PHONY: run test lint format worker beat bench-engines bench-web bench-cpu bench-live deep-test e2e-deps python-check services-check clean
+.PHONY: run test screenshots lint format worker beat bench-engines bench-web bench-cpu bench-live deep-test e2e-deps python-check services-check clean
 
 python-check:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null || { \
@@ -16,19 +20,23 @@ python-check:
 	  echo "Install one (e.g. 'pyenv install 3.12') or run: make $(MAKECMDGOALS) PYTHON=/path/to/python3.12"; exit 1; }
 
 # The venv is rebuilt only when a requirements file changes: a second `make run` starts in seconds.
-# The dev venv is one pip run (requirements-dev.txt includes requirements.txt): one resolution,
-# not two. pip compiles every package at install, and must: this machine sets
-# PYTHONDONTWRITEBYTECODE=1, so Python would otherwise compile each module from source in every
-# process that imports it (tried: the Celery workers of the fault tests started twice as slowly).
-PIP_INSTALL := $(PY) -m pip install -q
-$(VENV)/.runtime: requirements.txt | python-check
+# uv installs the packages (pinned, from its cache: ~9 s here, where pip took ~33 s of CPU-bound
+# resolving); pip only bootstraps uv into the venv. Bytecode is compiled at install, and must
+# be: this machine sets PYTHONDONTWRITEBYTECODE=1, so Python would otherwise compile each module
+# from source in every process that imports it (tried: the Celery workers of the fault tests
+# started twice as slowly).
+UV_VERSION := 0.13.9
+UV_INSTALL = $(VENV)/bin/uv pip install -q --python $(PY) --compile-bytecode
+$(VENV)/bin/uv: | python-check
 	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PIP_INSTALL) -r requirements.txt
+	$(PY) -m pip install -q uv==$(UV_VERSION)
+
+$(VENV)/.runtime: requirements.txt | $(VENV)/bin/uv
+	$(UV_INSTALL) -r requirements.txt
 	@touch $@
 
-$(VENV)/.dev: requirements.txt requirements-dev.txt | python-check
-	@test -x $(PY) || $(PYTHON) -m venv $(VENV)
-	$(PIP_INSTALL) -r requirements-dev.txt
+$(VENV)/.dev: requirements.txt requirements-dev.txt | $(VENV)/bin/uv
+	$(UV_INSTALL) -r requirements-dev.txt
 	@touch $(VENV)/.runtime $@
 
 # One ASGI process serves the whole site and its event streams (config/run_settings.py): a move
@@ -65,6 +73,10 @@ format: $(VENV)/.dev
 TEST_WORKERS ?= 3
 test: $(VENV)/.dev lint services-check e2e-deps
 	$(TEST_ENV) $(PY) -m pytest -q -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
+
+# The browser tests again, taking the screenshots people look at (test-artifacts/screenshots/).
+screenshots: $(VENV)/.dev e2e-deps
+	E2E_SCREENSHOTS=1 $(TEST_ENV) $(PY) -m pytest -q -n $(TEST_WORKERS) tests/e2e
 
 # Browser tests use Debian's Chromium (Playwright cannot download its own browser here).
 e2e-deps:

@@ -13,6 +13,12 @@ from tests.support.cache import _fresh_cache, redis_cache  # noqa: F401 (fixture
 from tests.support.users import make_user
 from tests.support.workers import celery_worker  # noqa: F401 (fixture: a real worker)
 
+# Celery's Django fixup runs every system check when a worker starts (~0.5 s of CPU each, the
+# URLconf and all views imported): the tests start dozens of workers, in this process and as
+# real processes (which inherit this environment). The checks have their own tests
+# (tests/test_site.py runs `manage.py check --deploy`).
+os.environ.setdefault("CELERY_SKIP_CHECKS", "1")
+
 # CI (.ci/run sets CI=true) plays the same random games every run, as Hypothesis advises for CI:
 # a landing never depends on a lucky draw. A developer's `make test` and `make deep-test`
 # explore new ones each time, and print the seed of any failure to replay it.

@@ -3,6 +3,7 @@ console errors and failed requests, and a reload detector."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -16,11 +17,21 @@ CHROMIUM_FLAGS = [
     "--no-first-run",
     "--disable-quic",
 ]
+# Screenshots for people to look at (test-artifacts/screenshots), when E2E_SCREENSHOTS is set
+# (`make screenshots`): each costs the browser ~0.3 s of CPU, on a machine the suite keeps busy,
+# and no test reads them. The two tests that check a rendered page is a real image take theirs.
+SCREENSHOTS_ON = bool(os.environ.get("E2E_SCREENSHOTS"))
 WAIT_MS = 10_000  # generous but bounded: the machine has 2 cores and is busy
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "test-artifacts" / "screenshots"
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 E2E_PASSWORD = "gear-up-and-ride-7391"
+
+
+def shoot(target, path, **options) -> None:
+    """Screenshot a page or a locator into `path`, if screenshots are on (SCREENSHOTS_ON)."""
+    if SCREENSHOTS_ON:
+        target.screenshot(path=path, **options)
 
 
 # --- watching a page for problems ------------------------------------------------------------

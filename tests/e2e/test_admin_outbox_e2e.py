@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from config.admin import outbox_figures
 from games.models import Game, ModerationAction, Notification
-from tests.e2e.helpers import DESKTOP, log_in
+from tests.e2e.helpers import DESKTOP, log_in, shoot
 from tests.support.games import start_geared
 from tests.support.users import PASSWORD, make_user
 
@@ -43,7 +43,7 @@ def test_the_outbox_page_shows_what_is_owed_and_requeues_it(
     page.goto(f"{live_server.url}/admin/outbox/")
     expect(page.locator("#outbox-games")).to_contain_text(f"#{game.pk}")
     expect(page.locator("#outbox-problems")).to_contain_text("SMTPServerDisconnected")
-    page.screenshot(path=screenshot_dir / "admin-outbox-1280.png", full_page=True)
+    shoot(page, screenshot_dir / "admin-outbox-1280.png", full_page=True)
 
     page.get_by_label("Send every failed e-mail again").check()
     page.fill("input[name=reason]", "SMTP is back")

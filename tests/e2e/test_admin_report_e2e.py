@@ -9,7 +9,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from games import moderation
-from tests.e2e.helpers import DESKTOP, PHONE, log_in
+from tests.e2e.helpers import DESKTOP, PHONE, log_in, shoot
 from tests.support.games import start_geared
 from tests.support.users import PASSWORD, make_user
 
@@ -42,5 +42,5 @@ def test_the_report_pages_highlight_the_message_without_a_csp_violation(
             weight = cell.evaluate("td => getComputedStyle(td).fontWeight")
             assert int(weight) >= 700, "the reported message stands out"
             assert page.locator("[style]").count() == 0, "no inline style (the CSP blocks them)"
-            page.screenshot(path=screenshot_dir / f"admin-{name}-{size_name}.png", full_page=True)
+            shoot(page, screenshot_dir / f"admin-{name}-{size_name}.png", full_page=True)
     problems.assert_none()

@@ -12,7 +12,7 @@ from accounts.models import ApiToken
 from games import services
 from games.api import api
 from games.models import Kind
-from tests.e2e.helpers import DESKTOP, PHONE, log_in
+from tests.e2e.helpers import DESKTOP, PHONE, log_in, shoot
 from tests.e2e.test_accessibility_e2e import axe_problems
 from tests.support.users import PASSWORD, make_user
 
@@ -42,19 +42,19 @@ def test_28_3_tokens_on_the_profile_and_the_api_docs_page(
         token = page.locator("#new-token").input_value()
         assert token.startswith("gt_") and len(token) == 59
         found += [f"created, {size_name}: {p}" for p in axe_problems(page)]
-        page.screenshot(path=screenshot_dir / f"api-token-created-{size_name}.png", full_page=True)
+        shoot(page, screenshot_dir / f"api-token-created-{size_name}.png", full_page=True)
 
         page.get_by_role("link", name="Back to your profile").click()
         listed = page.locator("#token-list li", has_text=f"bot {size_name}")
         expect(listed).to_contain_text(token[:16])
         assert token[16:] not in page.content()  # shown once: the secret never again
         found += [f"profile, {size_name}: {p}" for p in axe_problems(page)]
-        page.locator("#api-tokens").screenshot(path=screenshot_dir / f"api-tokens-{size_name}.png")
+        shoot(page.locator("#api-tokens"), screenshot_dir / f"api-tokens-{size_name}.png")
 
         page.goto(f"{live_server.url}{reverse('api_docs')}")
         expect(page.locator("section.api-call")).to_have_count(len(SCHEMA_PATHS_CALLS))
         found += [f"docs, {size_name}: {p}" for p in axe_problems(page)]
-        page.screenshot(path=screenshot_dir / f"api-docs-{size_name}.png", full_page=True)
+        shoot(page, screenshot_dir / f"api-docs-{size_name}.png", full_page=True)
     page.goto(f"{live_server.url}{reverse('profile')}#api-tokens")
     page.locator("#token-list li", has_text="bot 390").get_by_role("button").click()
     expect(page.locator("#token-list li")).to_have_count(1)
@@ -78,7 +78,7 @@ def test_28_4_a_bot_account_marked_on_its_profile_and_shown_as_a_bot(
     for size_name, size in (("390", PHONE), ("1280", DESKTOP)):
         page.set_viewport_size(size)
         found += [f"bot form, {size_name}: {p}" for p in axe_problems(page)]
-        page.locator("#bot-account").screenshot(path=screenshot_dir / f"bot-form-{size_name}.png")
+        shoot(page.locator("#bot-account"), screenshot_dir / f"bot-form-{size_name}.png")
     form = page.locator("#bot-form")
     form.get_by_label("Your own account's username").fill("fay")
     form.get_by_label("That account's password").fill(PASSWORD)
@@ -103,7 +103,7 @@ def test_28_4_a_bot_account_marked_on_its_profile_and_shown_as_a_bot(
         for name, path in pages.items():
             page.goto(f"{live_server.url}{path}")
             found += [f"bot {name}, {size_name}: {p}" for p in axe_problems(page)]
-            page.screenshot(path=screenshot_dir / f"bot-{name}-{size_name}.png", full_page=True)
+            shoot(page, screenshot_dir / f"bot-{name}-{size_name}.png", full_page=True)
             if name == "player":
                 expect(page.locator("#bot-by")).to_contain_text("Robo is a bot by fay")
         expect(page.locator(".notice", has_text="This is a bot account")).to_be_visible()

@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Game, Status
-from tests.e2e.helpers import DESKTOP, PHONE, log_in
+from tests.e2e.helpers import DESKTOP, PHONE, log_in, shoot
 from tests.support.games import start_geared
 from tests.support.users import PASSWORD
 from tests.web.helpers import advance
@@ -27,7 +27,7 @@ def test_the_end_screen_and_a_rematch_accepted_by_each_player(
         page.goto(f"{live_server.url}{game.get_absolute_url()}")
         expect(page.locator(".game-over h2")).to_have_text("Final standings")
         expect(page.locator(".standings li")).to_have_count(2)
-        page.screenshot(path=screenshot_dir / f"game-over-{size['width']}.png", full_page=True)
+        shoot(page, screenshot_dir / f"game-over-{size['width']}.png", full_page=True)
         pages[user.username] = page
 
     pages["alice"].get_by_role("button", name="Rematch with the same players").click()

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Game
-from tests.e2e.helpers import DESKTOP, PHONE, log_in
+from tests.e2e.helpers import DESKTOP, PHONE, log_in, shoot
 from tests.support.users import PASSWORD
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -35,12 +35,12 @@ def test_the_new_game_form_follows_the_kind_of_game(
         expect(geared).to_be_visible()
         expect(oog).to_be_hidden()
         assert offered(page, "seat_count") == ["2", "3", "4", "5", "6"]
-        page.screenshot(path=screenshot_dir / f"lobby-geared-{size_name}.png", full_page=True)
+        shoot(page, screenshot_dir / f"lobby-geared-{size_name}.png", full_page=True)
         page.select_option("select[name=kind]", "outofgears")
         expect(geared).to_be_hidden()
         expect(oog).to_be_visible()
         assert offered(page, "seat_count") == [str(n) for n in range(2, 9)]
-        page.screenshot(path=screenshot_dir / f"lobby-outofgears-{size_name}.png", full_page=True)
+        shoot(page, screenshot_dir / f"lobby-outofgears-{size_name}.png", full_page=True)
 
     page.select_option("select[name=seat_count]", "6")
     page.get_by_label("Advanced mode").check()

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import DESKTOP, PHONE, log_in
+from tests.e2e.helpers import DESKTOP, PHONE, log_in, shoot
 from tests.support.games import start_geared, start_oog
 from tests.support.users import PASSWORD
 from tests.web.helpers import advance
@@ -37,7 +37,7 @@ def test_my_games_rows_at_phone_and_desktop_sizes(
             has=page.locator(f'a.row-link[href="{finished.get_absolute_url()}"]')
         )
         expect(finished_row.locator(".standing")).to_contain_text(" of 3 · ")
-        page.screenshot(path=screenshot_dir / f"my-games-{size_name}.png", full_page=True)
+        shoot(page, screenshot_dir / f"my-games-{size_name}.png", full_page=True)
         overflow = page.evaluate(
             "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
         )

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games import services
-from tests.e2e.helpers import DESKTOP, PHONE, assert_not_reloaded, log_in, mark_page
+from tests.e2e.helpers import DESKTOP, PHONE, assert_not_reloaded, log_in, mark_page, shoot
 from tests.support.games import start_geared, start_oog
 from tests.support.users import PASSWORD
 from tests.web.helpers import advance, seat_to_act
@@ -84,7 +84,7 @@ def test_o17_an_action_card_picked_for_one_robot_is_disabled_for_the_other(
     expect(blue_harvest).to_be_disabled()
     expect(form.locator("input[name=robot-2-action][value=trap]")).to_be_enabled()
     expect(form.locator("input[name=robot-1-action][value=trap]")).to_be_enabled()
-    form.screenshot(path=str(screenshot_dir / "outofgears-advanced-form-phone.png"))
+    shoot(form, str(screenshot_dir / "outofgears-advanced-form-phone.png"))
 
     # Red changes its mind: harvest is free for Blue again, trap is Red's now.
     form.locator("fieldset.program").nth(0).locator("label.pcard.action-trap").click()

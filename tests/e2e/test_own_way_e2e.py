@@ -14,7 +14,7 @@ from playwright.sync_api import expect
 
 from games import moderation
 from games.models import ChatMessage
-from tests.e2e.helpers import DESKTOP, PHONE, log_in
+from tests.e2e.helpers import DESKTOP, PHONE, log_in, shoot
 from tests.e2e.test_accessibility_e2e import axe_problems
 from tests.support.games import start_geared
 from tests.support.users import PASSWORD, make_user
@@ -40,7 +40,7 @@ def test_issue_27_7_8_11_walk(
 
     def check(page, name: str, size_name: str) -> None:
         found.extend(f"{name}, {size_name} px: {p}" for p in axe_problems(page))
-        page.screenshot(path=screenshot_dir / f"own-way-{name}-{size_name}.png", full_page=True)
+        shoot(page, screenshot_dir / f"own-way-{name}-{size_name}.png", full_page=True)
 
     # A player: the 404 page, then a report in the chat (one message at each size).
     page = new_page("alice")

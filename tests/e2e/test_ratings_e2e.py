@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import DESKTOP, PHONE, log_in
+from tests.e2e.helpers import DESKTOP, PHONE, log_in, shoot
 from tests.e2e.test_accessibility_e2e import axe_problems
 from tests.support.games import start_geared
 from tests.support.users import PASSWORD
@@ -38,7 +38,7 @@ def test_a_players_page_after_three_games(
         assert 1200 < value < 1800
         expect(page.locator(".recent-game")).to_have_count(3)
         assert axe_problems(page) == []
-        page.screenshot(path=screenshot_dir / f"player-bob-{width}.png", full_page=True)
+        shoot(page, screenshot_dir / f"player-bob-{width}.png", full_page=True)
 
         # issue 27.2: follow, then play a game with him (the lobby's form, him ticked).
         page.get_by_role("button", name="Follow").click()
@@ -47,7 +47,7 @@ def test_a_players_page_after_three_games(
         page.get_by_role("link", name="Play a game with Bob").click()
         expect(page.locator(".invite-picks input[value=bob]")).to_be_checked()
         assert axe_problems(page) == []
-        page.screenshot(path=screenshot_dir / f"player-lobby-invite-{width}.png", full_page=True)
+        shoot(page, screenshot_dir / f"player-lobby-invite-{width}.png", full_page=True)
         page.go_back()
         page.get_by_role("button", name="Unfollow").click()
         expect(page.get_by_role("button", name="Follow")).to_be_visible()
@@ -66,5 +66,5 @@ def test_a_players_page_after_three_games(
         expect(section.locator(".rating-table tbody tr")).to_have_count(3)
         section.get_by_text("How the rating is worked out").click()
         assert axe_problems(page) == []
-        page.screenshot(path=screenshot_dir / f"player-{width}.png", full_page=True)
+        shoot(page, screenshot_dir / f"player-{width}.png", full_page=True)
     problems.assert_none()

@@ -9,7 +9,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Game, Move
-from tests.e2e.helpers import DESKTOP, PHONE, log_in
+from tests.e2e.helpers import DESKTOP, PHONE, log_in, shoot
 from tests.support.games import start_geared
 from tests.support.users import PASSWORD
 from tests.web.helpers import advance
@@ -36,7 +36,7 @@ def test_download_a_record_and_import_it_elsewhere(
     other.goto(f"{live_server.url}/games/finished/")
     other.get_by_role("link", name="Import a game record").click()
     expect(other.locator("h1")).to_have_text("Import a game record")
-    other.screenshot(path=screenshot_dir / f"import-{PHONE['width']}.png", full_page=True)
+    shoot(other, screenshot_dir / f"import-{PHONE['width']}.png", full_page=True)
     # Its seats are named "Alice" and "Bob", usernames here: carol is told, and renames them.
     problems.expected.append("400")
     other.get_by_label("A record file (.json)").set_input_files(path)

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games import moderation
-from tests.e2e.helpers import DESKTOP, PHONE, assert_not_reloaded, log_in, mark_page
+from tests.e2e.helpers import DESKTOP, PHONE, assert_not_reloaded, log_in, mark_page, shoot
 from tests.support.games import start_geared
 from tests.support.users import PASSWORD
 
@@ -34,5 +34,5 @@ def test_a_player_who_resigned_keeps_following_the_game(
     assert_not_reloaded(page)
     for size_name, size in (("390", PHONE), ("1280", DESKTOP)):
         page.set_viewport_size(size)
-        page.screenshot(path=screenshot_dir / f"resigned-{size_name}.png", full_page=True)
+        shoot(page, screenshot_dir / f"resigned-{size_name}.png", full_page=True)
     problems.assert_none()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import DESKTOP, PHONE
+from tests.e2e.helpers import DESKTOP, PHONE, shoot
 from tests.e2e.test_accessibility_e2e import axe_problems
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -38,7 +38,7 @@ def test_the_rules_page_quick_start_and_sections(
         print(f"{game} {size_name}: quick start {height:.0f} px")
         if size is PHONE:
             assert height <= QUICK_START_MAX_PX, height
-        quick.screenshot(path=screenshot_dir / f"rules-quick-{game}-{size_name}.png")
+        shoot(quick, screenshot_dir / f"rules-quick-{game}-{size_name}.png")
         assert axe_problems(page) == []
         overflow = page.evaluate(
             "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
@@ -58,11 +58,11 @@ def test_the_rules_page_quick_start_and_sections(
         page.locator(f'.rules-toc a[href="#{section}"]').click()
         expect(page.locator(f"details#{section}")).to_have_attribute("open", "")
         expect(page.locator(f"details#{section} li").first).to_be_in_viewport()
-        page.screenshot(path=screenshot_dir / f"rules-open-{game}-{size_name}.png")
+        shoot(page, screenshot_dir / f"rules-open-{game}-{size_name}.png")
         assert axe_problems(page) == []
 
         # A link from another page (an error, the in-game help) lands on its rule.
         page.goto(f"{live_server.url}/rules/{game}/#{rule}")
         expect(page.locator(f"li#{rule}")).to_be_in_viewport()
-        page.screenshot(path=screenshot_dir / f"rules-{game}-{size_name}.png", full_page=True)
+        shoot(page, screenshot_dir / f"rules-{game}-{size_name}.png", full_page=True)
     problems.assert_none()

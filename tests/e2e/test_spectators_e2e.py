@@ -7,7 +7,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import ChatMessage
-from tests.e2e.helpers import DESKTOP, PHONE, log_in
+from tests.e2e.helpers import DESKTOP, PHONE, log_in, shoot
 from tests.support.games import start_geared
 from tests.support.users import PASSWORD
 from tests.web.helpers import advance
@@ -35,5 +35,5 @@ def test_a_spectator_watches_live(
     ChatMessage.objects.create(game=game, author=alice, text="watch this")
     type(game).objects.filter(pk=game.pk).update(chat_seq=game.chat_seq + 1)
     expect(page.locator("#chat-log")).to_contain_text("watch this", timeout=15_000)
-    page.screenshot(path=screenshot_dir / f"spectator-{size['width']}.png", full_page=True)
+    shoot(page, screenshot_dir / f"spectator-{size['width']}.png", full_page=True)
     problems.assert_none()

@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 
 from games import services
 from games.models import Move
-from tests.e2e.helpers import DESKTOP, PHONE, assert_not_reloaded, log_in, mark_page
+from tests.e2e.helpers import DESKTOP, PHONE, assert_not_reloaded, log_in, mark_page, shoot
 from tests.e2e.test_accessibility_e2e import axe_problems
 from tests.e2e.test_outofgears_e2e import program_by_tapping
 from tests.support.games import start_geared, start_oog
@@ -55,7 +55,7 @@ def test_issue_27_6_and_27_9_replay_highlight_resolution_and_swatches(
         page.keyboard.press("End")
         expect(step).to_have_text(f"Step {steps} of {steps}")
         expect(page.locator(".game-over")).to_be_visible()
-        page.screenshot(path=screenshot_dir / f"replay-end-{size_name}.png", full_page=True)
+        shoot(page, screenshot_dir / f"replay-end-{size_name}.png", full_page=True)
         found += [f"replay end {size_name}: {p}" for p in axe_problems(page)]
         page.keyboard.press("Home")
         expect(step).to_have_text(f"Step 0 of {steps}")
@@ -73,7 +73,7 @@ def test_issue_27_6_and_27_9_replay_highlight_resolution_and_swatches(
         play.click()
         expect(play).to_have_attribute("aria-pressed", "true")
         expect(step).to_have_text(f"Step 3 of {steps}")
-        page.screenshot(path=screenshot_dir / f"replay-playing-{size_name}.png", full_page=True)
+        shoot(page, screenshot_dir / f"replay-playing-{size_name}.png", full_page=True)
         found += [f"replay {size_name}: {p}" for p in axe_problems(page)]
         page.locator("#replay button.autoplay").click()
         expect(page.locator("#replay button.autoplay")).to_have_text("Play")
@@ -85,7 +85,7 @@ def test_issue_27_6_and_27_9_replay_highlight_resolution_and_swatches(
         page.emulate_media(reduced_motion="no-preference")
         page.goto(f"{live_server.url}{playing.get_absolute_url()}")
         expect(page.locator("#game .last-move").first).to_be_visible()
-        page.screenshot(path=screenshot_dir / f"last-move-{size_name}.png", full_page=True)
+        shoot(page, screenshot_dir / f"last-move-{size_name}.png", full_page=True)
         found += [f"geared {size_name}: {p}" for p in axe_problems(page)]
 
         # --- an Out of Gears resolution, line by line (at once with reduced motion).
@@ -104,7 +104,7 @@ def test_issue_27_6_and_27_9_replay_highlight_resolution_and_swatches(
             expect(page.locator("#game ol.steps")).to_have_attribute("data-played", "1")
         for i in range(lines.count()):
             expect(lines.nth(i)).to_be_visible()
-        page.screenshot(path=screenshot_dir / f"resolution-{size_name}.png", full_page=True)
+        shoot(page, screenshot_dir / f"resolution-{size_name}.png", full_page=True)
         found += [f"oog {size_name}: {p}" for p in axe_problems(page)]
         oog.refresh_from_db()
 
@@ -115,12 +115,12 @@ def test_issue_27_6_and_27_9_replay_highlight_resolution_and_swatches(
         expect(chip.locator(".swatch")).to_be_visible()
         chip.click()
         expect(chip.locator("input")).to_be_checked()
-        page.locator("#new-game").screenshot(path=screenshot_dir / f"lobby-robots-{size_name}.png")
+        shoot(page.locator("#new-game"), screenshot_dir / f"lobby-robots-{size_name}.png")
         found += [f"lobby {size_name}: {p}" for p in axe_problems(page)]
     table = services.create_game(bob, services.NewGame(kind="outofgears", seat_count=3))
     page.goto(f"{live_server.url}{table.get_absolute_url()}?token={table.join_token}")
     expect(page.locator("label.robot-chip.robot-blue .swatch")).to_be_visible()
-    page.screenshot(path=screenshot_dir / "join-robots-1280.png", full_page=True)
+    shoot(page, screenshot_dir / "join-robots-1280.png", full_page=True)
     found += [f"join: {p}" for p in axe_problems(page)]
     assert not found, "\n".join(found)
     problems.assert_none()

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from games import moderation
 from games.models import GameNote
-from tests.e2e.helpers import DESKTOP, PHONE, log_in
+from tests.e2e.helpers import DESKTOP, PHONE, log_in, shoot
 from tests.e2e.test_accessibility_e2e import axe_problems
 from tests.support.games import start_geared
 from tests.support.users import PASSWORD
@@ -53,7 +53,7 @@ def test_issue_27_3_4_5_next_game_notes_and_logs_at_both_sizes(
         expect(page.locator("#notes-status")).to_have_text("Saved")
         assert GameNote.objects.get(game=waiting, user=alice).text == f"plan n{size_name}"
         assert axe_problems(page) == []
-        page.screenshot(path=screenshot_dir / f"table-memory-game-{size_name}.png", full_page=True)
+        shoot(page, screenshot_dir / f"table-memory-game-{size_name}.png", full_page=True)
 
         # N, away from any text box, follows the link to the game waiting for her.
         page.locator("h1").click()
@@ -71,7 +71,7 @@ def test_issue_27_3_4_5_next_game_notes_and_logs_at_both_sizes(
             "datetime", re.compile(r"\+00:00$")
         )
         assert axe_problems(page) == []
-        page.screenshot(path=screenshot_dir / f"table-memory-log-{size_name}.png", full_page=True)
+        shoot(page, screenshot_dir / f"table-memory-log-{size_name}.png", full_page=True)
         overflow = page.evaluate(
             "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
         )

@@ -10,7 +10,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import DESKTOP, PHONE, log_in
+from tests.e2e.helpers import DESKTOP, PHONE, log_in, shoot
 from tests.support.games import start_geared
 from tests.support.users import PASSWORD
 from tests.web.helpers import seat_to_act
@@ -37,7 +37,7 @@ def test_a_vacation_set_on_the_profile_pauses_the_opponents_game(
     expect(page.locator("#vacation-allowance")).to_contain_text("vacation days left")
     for size_name, size in (("390", PHONE), ("1280", DESKTOP)):
         page.set_viewport_size(size)
-        page.screenshot(path=screenshot_dir / f"vacation-profile-{size_name}.png", full_page=True)
+        shoot(page, screenshot_dir / f"vacation-profile-{size_name}.png", full_page=True)
 
     opponent = new_page(other.username, viewport=PHONE)
     log_in(opponent, live_server, other.username, PASSWORD)
@@ -47,5 +47,5 @@ def test_a_vacation_set_on_the_profile_pauses_the_opponents_game(
     )
     for size_name, size in (("390", PHONE), ("1280", DESKTOP)):
         opponent.set_viewport_size(size)
-        opponent.screenshot(path=screenshot_dir / f"vacation-game-{size_name}.png", full_page=True)
+        shoot(opponent, screenshot_dir / f"vacation-game-{size_name}.png", full_page=True)
     problems.assert_none()
