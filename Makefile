@@ -84,9 +84,11 @@ e2e-deps:
 	  (apt-get install -y -q chromium >/dev/null 2>&1 || (apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null)) \
 	  || { echo "chromium is missing: run 'apt-get install -y chromium'"; exit 1; }; }
 
-# Opt-in deep runs (not part of make test): many more random games per engine.
+# Opt-in deep runs (not part of make test): many more random games per engine, and all 300 of
+# Geared's recorded equivalence games (make test replays the first 100).
 deep-test: $(VENV)/.dev
-	GEARED_EXAMPLES=100000 OOG_EXAMPLES=100000 $(PY) -m pytest -q -p no:django tests/unit -k properties
+	GEARED_EXAMPLES=100000 OOG_EXAMPLES=100000 GEARED_EQUIVALENCE_GAMES=300 \
+	  $(PY) -m pytest -q -p no:django tests/unit -k "properties or equivalence"
 
 bench-engines: $(VENV)/.dev
 	$(PY) bench/geared_engine.py
