@@ -9,6 +9,7 @@ import random
 import re
 
 import pytest
+from django.http import HttpResponse
 from django.test import Client
 
 from games import engines, services
@@ -50,6 +51,15 @@ def _greedy(client: Client, game_id: int, salt: int = 0) -> tuple[int, dict]:
     return seen["version"], action
 
 
+def post_action(client: Client, game_id: int, version: int, action) -> HttpResponse:
+    """POST one action at `version`, as a bot would: the answer, for the caller to check."""
+    return client.post(
+        f"{API}/games/{game_id}/actions",
+        {"version": version, "action": action},
+        content_type="application/json",
+    )
+
+
 def test_28_1_a_game_read_and_played_through_the_api(alice, bob):
     game = start_geared([alice, bob], target=1000)
     clients = {u.pk: api_client(token_for(u)) for u in (alice, bob)}
@@ -67,11 +77,7 @@ def test_28_1_a_game_read_and_played_through_the_api(alice, bob):
     assert seen["view"] == json.loads(json.dumps(eng.view(game.state, _seat(game, mover))))
     assert seen["seat"] == _seat(game, mover) and seen["your_turn"] is True
     version, action = _greedy(clients[mover.pk], game.pk)
-    answer = clients[mover.pk].post(
-        f"{API}/games/{game.pk}/actions",
-        {"version": version, "action": action},
-        content_type="application/json",
-    )
+    answer = post_action(clients[mover.pk], game.pk, version, action)
     assert answer.status_code == 200, answer.content
     game.refresh_from_db()
     assert answer.json()["version"] == game.version > version
@@ -258,11 +264,7 @@ def test_28_1_no_api_answer_of_a_played_out_game_shows_what_is_hidden(alice, bob
             break
         mover = _mover(game, [alice, bob])
         version, action = _greedy(clients[mover.pk], game.pk, step)
-        answer = clients[mover.pk].post(
-            f"{API}/games/{game.pk}/actions",
-            {"version": version, "action": action},
-            content_type="application/json",
-        )
+        answer = post_action(clients[mover.pk], game.pk, version, action)
         assert answer.status_code == 200, answer.content
         game.refresh_from_db()
         _assert_hides(answer.content.decode(), game, _seat(game, mover), f"move {step}")
@@ -273,11 +275,7 @@ def test_28_1_an_unrevealed_program_stays_hidden_from_the_api(alice, bob, carol)
     game = start_oog([alice, bob], robots=[(1,), (4,)], public=True)
     alice_api = api_client(token_for(alice))
     plan = program((1, "trap", 4))
-    answer = alice_api.post(
-        f"{API}/games/{game.pk}/actions",
-        {"version": game.version, "action": plan},
-        content_type="application/json",
-    )
+    answer = post_action(alice_api, game.pk, game.version, plan)
     assert answer.status_code == 200, answer.content
     assert (
         answer.json()["view"]["my_program"]

@@ -15,7 +15,7 @@ from accounts import tokens
 from accounts.models import ApiToken
 from games import engines
 from tests.api.conftest import api_client, token_for
-from tests.api.test_api import _assert_hides, _greedy, _mover, _seat
+from tests.api.test_api import _assert_hides, _greedy, _mover, _seat, post_action
 from tests.support.games import client_for, start_geared, start_oog
 from tests.web_oog.helpers import program
 
@@ -80,11 +80,7 @@ def test_28_2_a_played_game_on_the_account_and_game_streams(stream_process, alic
     while game.is_active:
         mover = _mover(game, users)
         version, action = _greedy(api[mover.pk], game.pk, moves)
-        answer = api[mover.pk].post(
-            f"{API}/games/{game.pk}/actions",
-            {"version": version, "action": action},
-            content_type="application/json",
-        )
+        answer = post_action(api[mover.pk], game.pk, version, action)
         assert answer.status_code == 200, answer.content
         moves += 1
         game.refresh_from_db()
@@ -158,11 +154,7 @@ def test_28_2_streams_refuse_and_end_with_their_token(stream_process, alice, bob
         "game": {"id": game.pk, "kind": "outofgears", "version": game.version},
     }
     plan = program((1, "trap", 4))
-    moved = api_client(alice_token).post(
-        f"{API}/games/{game.pk}/actions",
-        {"version": game.version, "action": plan},
-        content_type="application/json",
-    )
+    moved = post_action(api_client(alice_token), game.pk, game.version, plan)
     assert moved.status_code == 200, moved.content
     game.refresh_from_db()
     line = bob_game.next_line()
