@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Game
-from tests.e2e.helpers import DESKTOP, PHONE, log_in, shoot
+from tests.e2e.helpers import DESKTOP, PHONE, log_in_through_the_form, shoot
 from tests.support.users import PASSWORD
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -25,7 +25,7 @@ def test_the_new_game_form_follows_the_kind_of_game(
     live_server, new_page, problems, screenshot_dir, alice
 ):
     page = new_page("alice")
-    log_in(page, live_server, "alice", PASSWORD)
+    log_in_through_the_form(page, live_server, "alice", PASSWORD)
     geared = page.locator("fieldset[data-kind=geared]")
     oog = page.locator("fieldset[data-kind=outofgears]")
     for size_name, size in (("390", PHONE), ("1280", DESKTOP)):
