@@ -4,7 +4,10 @@ real Celery worker, the SMTP servers and the cache, from tests/support and tests
 from __future__ import annotations
 
 import os
+import re
+from urllib.parse import urlsplit
 
+import psycopg
 import pytest
 from hypothesis import settings as hypothesis_settings
 
@@ -117,3 +120,44 @@ def pytest_collection_modifyitems(items):
         for index, item in enumerate(members):
             place[id(item)] = (index + 0.5) / len(members)
     items.sort(key=lambda item: place[id(item)])
+
+
+# --- test databases left behind -----------------------------------------------------------------
+
+
+def pytest_sessionstart(session):
+    """Drop the test databases of runs whose pytest process is gone. Each pytest process names
+    its database after its pid (config/test_settings.py); one left open at the end (a process of
+    a test still connected) cannot be dropped then, and would stay on the server for good. Only
+    the run's first process does this (not xdist's workers), and never to a live pid's database."""
+    if hasattr(session.config, "workerinput"):
+        return
+    url = urlsplit(os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/geartable"))
+    try:
+        with psycopg.connect(
+            host=url.hostname or "127.0.0.1",
+            port=url.port or 5432,
+            user=url.username or "postgres",
+            password=url.password,
+            dbname="postgres",
+            autocommit=True,
+            connect_timeout=2,
+        ) as conn:
+            ours = re.compile(rf"test_{re.escape(url.path.lstrip('/'))}_(\d+)(?:_gw\d+)?")
+            names = [row[0] for row in conn.execute("SELECT datname FROM pg_database")]
+            for name in names:
+                match = ours.fullmatch(name)
+                if match and not _alive(int(match.group(1))):
+                    conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    except psycopg.Error:
+        pass  # no server, or not ours to clean: the run itself will say so
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
