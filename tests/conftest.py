@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import os
 import re
-from urllib.parse import urlsplit
 
 import psycopg
 import pytest
+from django.conf import settings
 from hypothesis import settings as hypothesis_settings
 
 from tests.smtp import hung_server, smtp_control, smtp_server  # noqa: F401 (fixtures: real servers)
@@ -127,25 +127,28 @@ def pytest_collection_modifyitems(items):
 
 def pytest_sessionstart(session):
     """Drop the test databases of runs whose pytest process is gone. Each pytest process names
-    its database after its pid (config/test_settings.py); one left open at the end (a process of
-    a test still connected) cannot be dropped then, and would stay on the server for good. Only
-    the run's first process does this (not xdist's workers), and never to a live pid's database."""
-    if hasattr(session.config, "workerinput"):
+    its database test_<NAME>_<pid> (config/test_settings.py); one left open at the end (a process
+    of a test still connected) cannot be dropped then, and would stay on the server for good.
+    Only the run's first process does this (not xdist's workers), never to a live pid's database."""
+    if hasattr(session.config, "workerinput") or not session.config.pluginmanager.hasplugin(
+        "django"
+    ):
         return
-    url = urlsplit(os.environ.get("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/geartable"))
+    database = settings.DATABASES["default"]
+    if "postgresql" not in database["ENGINE"]:
+        return
+    ours = re.compile(rf"test_{re.escape(database['NAME'])}_(\d+)(?:_gw\d+)?")
     try:
         with psycopg.connect(
-            host=url.hostname or "127.0.0.1",
-            port=url.port or 5432,
-            user=url.username or "postgres",
-            password=url.password,
+            host=database["HOST"] or None,
+            port=database["PORT"] or None,
+            user=database["USER"] or None,
+            password=database["PASSWORD"] or None,
             dbname="postgres",
             autocommit=True,
             connect_timeout=2,
         ) as conn:
-            ours = re.compile(rf"test_{re.escape(url.path.lstrip('/'))}_(\d+)(?:_gw\d+)?")
-            names = [row[0] for row in conn.execute("SELECT datname FROM pg_database")]
-            for name in names:
+            for (name,) in conn.execute("SELECT datname FROM pg_database").fetchall():
                 match = ours.fullmatch(name)
                 if match and not _alive(int(match.group(1))):
                     conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
@@ -159,5 +162,5 @@ def _alive(pid: int) -> bool:
     except ProcessLookupError:
         return False
     except PermissionError:
-        return True
+        pass  # another user's process: alive
     return True

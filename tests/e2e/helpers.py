@@ -9,8 +9,9 @@ from pathlib import Path
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.test import Client
 from django.urls import reverse
+
+from tests.support.games import client_for
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = [
@@ -104,13 +105,12 @@ def log_in_through_the_form(page, live_server, username: str, password: str) -> 
 def log_in(page, live_server, username: str, password: str) -> None:
     """Log in and land where the log-in form leads (My games). The form is walked in a browser
     by test_lobby_e2e (log_in_through_the_form) and over HTTP by tests/test_accounts.py; here
-    the password is checked and the session made as Django's test client does, then handed to
+    the password is checked and the session made by tests.support.games.client_for, then handed to
     the browser as its cookie: two page loads fewer per log-in, in browser tests bound by the
     machine's CPU (docs/benchmarks.md)."""
     user = get_user_model().objects.get(username=username)
     assert user.check_password(password), f"{username} cannot log in with that password"
-    client = Client()
-    client.force_login(user)
+    client = client_for(user)
     name = settings.SESSION_COOKIE_NAME
     page.context.add_cookies(
         [
