@@ -102,18 +102,20 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
 
 def _jumps(step: int, steps: int) -> list[dict]:
     """The replay bar's links: the start, ten back, one back, one on, ten on, the end; `key`
-    names the keyboard's way to it (static/js/geartable.js: Home, ←, →, End)."""
+    names the keyboard's way to it (static/js/geartable.js: Home, ←, →, End). Where two lead
+    to the same step, one link, the first of this list: so at step 0 of 10 the bar says "End",
+    not "10 ▶" (a player looks for the end by its name)."""
     marks = [
         (0, "Start", "start"),
-        (step - 10, f"◀ {step - 10}", ""),
         (step - 1, "◀ Previous", "prev"),
         (step + 1, "Next ▶", "next"),
-        (step + 10, f"{step + 10} ▶", ""),
         (steps, "End", "end"),
+        (step - 10, f"◀ {step - 10}", ""),
+        (step + 10, f"{step + 10} ▶", ""),
     ]
     jumps, seen = [], {step}
     for n, label, key in marks:
         if 0 <= n <= steps and n not in seen:
             seen.add(n)
             jumps.append({"n": n, "label": label, "key": key})
-    return jumps
+    return sorted(jumps, key=lambda jump: jump["n"])

@@ -9,6 +9,7 @@ from django.urls import reverse
 
 from games.models import Move, Seat
 from games.replay import moves_of, replay
+from games.views.records import _jumps
 from tests.replay.test_replay import finished_geared
 from tests.web.helpers import data_cards
 
@@ -69,3 +70,20 @@ def test_issue_27_6_the_deal_in_a_replay_shows_only_the_visitors_own_hand(client
     page = client.get(reverse("game_replay", args=[finished.pk]), {"step": 0}).content.decode()
     shown = data_cards(page)
     assert shown and not shown & set(deal[bobs])
+
+
+@pytest.mark.parametrize(
+    ("step", "steps", "labels"),
+    [
+        (0, 10, ["Next ▶", "End"]),  # failed once: "10 ▶" took the end's place, no "End"
+        (0, 30, ["Next ▶", "10 ▶", "End"]),
+        (5, 15, ["Start", "◀ Previous", "Next ▶", "End"]),
+        (12, 30, ["Start", "◀ 2", "◀ Previous", "Next ▶", "22 ▶", "End"]),
+        (1, 2, ["Start", "Next ▶"]),  # as before: the start's name, then the next step's
+        (30, 30, ["Start", "◀ 20", "◀ Previous"]),
+    ],
+)
+def test_issue_27_6_the_bar_names_start_and_end_wherever_a_jump_of_ten_lands_on_them(
+    step, steps, labels
+):
+    assert [jump["label"] for jump in _jumps(step, steps)] == labels
