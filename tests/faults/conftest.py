@@ -14,7 +14,8 @@ on a real broker, the test's PostgreSQL database and a real SMTP server, that a 
 
 The processes write markers (tests/faults/worker_app.py) that a test waits on instead of
 sleeping: the beat's sweeps queued (or failing to be, with the broker down) and run, and every
-e-mail task queued and run (`Stack.wait_settled`: nothing is left that could send again).
+other task queued and run (`Stack.wait_settled`: nothing is left that could send again;
+`Stack.wait_idle`: nothing is left that could still move a game).
 """
 
 from __future__ import annotations
@@ -232,11 +233,19 @@ class Stack:
         the first (made with the broker already down) is over."""
         self.wait_marker("sweep-queueing", len(self.markers("sweep-queueing")) + 2, seconds)
 
-    def mail_pending(self) -> int:
-        """E-mail tasks queued (by this process or the stack's) that no worker has run yet."""
-        queued = Counter(line.split()[1] for line in self.markers("mail-queued"))
-        ran = Counter(line.split()[1] for line in self.markers("mail-ran"))
+    def pending(self, names=None) -> int:
+        """Tasks (other than sweeps; of the given names only, if any) queued by this process or
+        the stack's that no worker has run yet."""
+        queued = Counter(
+            fields[1]
+            for fields in map(str.split, self.markers("task-queued"))
+            if names is None or fields[2] in names
+        )
+        ran = Counter(line.split()[1] for line in self.markers("task-ran"))
         return sum(max(0, n - ran[task_id]) for task_id, n in queued.items())
+
+    def mail_pending(self) -> int:
+        return self.pending(MAIL_TASK_NAMES)
 
     def wait_settled(self, seconds: float = 30.0) -> None:
         """Wait until whatever could still send an e-mail has run: two more sweeps (so one
@@ -247,6 +256,18 @@ class Stack:
             lambda: self.mail_pending() == 0,
             seconds=seconds,
             what=lambda: f"{self.mail_pending()} e-mail task(s) to run\n{self.logs()}",
+        )
+
+    def wait_idle(self, seconds: float = 30.0) -> None:
+        """Before a fault: wait until nothing queued so far can still act. Two more sweeps
+        (one begun after this call, so it saw the games as they are now and queued no
+        catch-up for a step already made), and every task queued, by them or before, has
+        run: a catch-up a worker holds must not play a bot's turn after the fault begins."""
+        self.wait_marker("sweep-done", len(self.markers("sweep-done")) + 2, seconds)
+        wait_for(
+            lambda: self.pending() == 0,
+            seconds=seconds,
+            what=lambda: f"{self.pending()} task(s) to run\n{self.logs()}",
         )
 
     def logs(self) -> str:
@@ -301,16 +322,15 @@ def stack(broker, smtp_server, settings, transactional_db, tmp_path):
     reset_publisher()
     _publish_with_time_limits(TIME_LIMIT)
 
-    def mark_mail_queued(sender=None, headers=None, **_):
-        if sender in MAIL_TASK_NAMES:
-            with stack.marker.open("a") as marker:
-                marker.write(f"mail-queued {headers['id']} {os.getpid()}\n")
+    def mark_queued(sender=None, headers=None, **_):
+        with stack.marker.open("a") as marker:
+            marker.write(f"task-queued {headers['id']} {sender} {os.getpid()}\n")
 
-    after_task_publish.connect(mark_mail_queued, weak=False)
+    after_task_publish.connect(mark_queued, weak=False)
     try:
         yield stack
     finally:
-        after_task_publish.disconnect(mark_mail_queued)
+        after_task_publish.disconnect(mark_queued)
         _publish_with_time_limits(None)
         stack.stop_all()
         if broker.kind == "amqp":

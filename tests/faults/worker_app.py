@@ -7,8 +7,8 @@ server's answer and the commit of SENT. Production code has no hook.
 
 Every process also writes what a test waits on instead of sleeping: "sweep-queueing" when the
 beat is about to publish a sweep (also when the broker is down and the publish fails),
-"sweep-done" when a worker has run one, and "mail-queued <id>" / "mail-ran <id>" for every
-e-mail task published and run (tests/faults/conftest.py: Stack.wait_settled)."""
+"sweep-done" when a worker has run one, and "task-queued <id> <name>" / "task-ran <id>" for every
+other task published and run (tests/faults/conftest.py: Stack.pending, wait_settled, wait_idle)."""
 
 import os
 import time
@@ -30,7 +30,6 @@ def _mark(what: str) -> None:
 
 
 SWEEP = "games.tasks.sweep"
-MAIL_TASKS = frozenset(app.conf.task_routes or ())  # routed to the mail queue (CELERY_MAIL_QUEUE)
 
 
 @before_task_publish.connect(weak=False)
@@ -40,17 +39,17 @@ def _sweep_queueing(sender=None, **_):
 
 
 @after_task_publish.connect(weak=False)
-def _mail_queued(sender=None, headers=None, **_):
-    if sender in MAIL_TASKS:
-        _mark(f"mail-queued {headers['id']}")
+def _task_queued(sender=None, headers=None, **_):
+    if sender != SWEEP:
+        _mark(f"task-queued {headers['id']} {sender}")
 
 
 @task_postrun.connect(weak=False)
 def _ran(sender=None, task_id=None, **_):
     if sender.name == SWEEP:
         _mark("sweep-done")
-    elif sender.name in MAIL_TASKS:
-        _mark(f"mail-ran {task_id}")
+    else:
+        _mark(f"task-ran {task_id}")
 
 
 if os.environ.get("FAULT_SLOW_RESOLVE"):
