@@ -47,7 +47,7 @@ def test_an_invitation_posted_with_the_broker_down_is_emailed_once_it_is_back(
     wait_for(
         lambda: not Invitation.objects.exclude(state="sent").exists(),
         seconds=BOUND,
-        what=f"both invitations to be sent after the broker came back\n{stack.logs()}",
+        what=lambda: f"both invitations to be sent after the broker came back\n{stack.logs()}",
     )
     stack.inbox.wait_for(1, to="dora@example.net", seconds=BOUND)
     stack.inbox.wait_for(1, to="bob@example.com", seconds=BOUND)

@@ -74,7 +74,7 @@ def test_broker_down_during_the_last_program_the_move_stands_and_the_turn_resolv
     wait_for(
         lambda: Game.objects.get(pk=game.pk).turn == 2,
         seconds=BOUND,
-        what=f"the turn to resolve after the broker came back\n{stack.logs()}",
+        what=lambda: f"the turn to resolve after the broker came back\n{stack.logs()}",
     )
     assert Move.objects.filter(game=game, kind=Move.Kind.RESOLVE).count() == 1
     rows = Notification.objects.filter(game=game, kind=Note.TURN_RESOLVED, turn=2)
@@ -115,7 +115,7 @@ def test_broker_down_during_a_geared_move_the_bot_plays_after_and_the_player_is_
     wait_for(
         lambda: seat_to_act(game).user_id == alice.pk,
         seconds=BOUND,
-        what=f"the bot to play after the broker came back\n{stack.logs()}",
+        what=lambda: f"the bot to play after the broker came back\n{stack.logs()}",
     )
     game.refresh_from_db()
     rows = Notification.objects.filter(game=game, user=alice, kind=Note.YOUR_TURN, turn=game.turn)
@@ -149,7 +149,7 @@ def test_smtp_down_longer_than_the_old_retry_horizon_every_email_arrives_once_af
     wait_for(
         lambda: all(type(r).objects.get(pk=r.pk).attempts >= 7 for r in rows),
         seconds=2 * BOUND,
-        what=f"seven failed attempts of each e-mail\n{stack.logs()}",
+        what=lambda: f"seven failed attempts of each e-mail\n{stack.logs()}",
     )
     assert not any(type(r).objects.get(pk=r.pk).state == "failed" for r in rows), "given up"
 
@@ -179,7 +179,7 @@ def test_a_worker_killed_after_claiming_an_email_and_before_smtp_sends_it_later_
     wait_for(
         lambda: sent_rows(Notification.objects.filter(pk=row.pk)),
         seconds=BOUND,
-        what=f"the claimed e-mail to be sent after its claim timed out\n{stack.logs()}",
+        what=lambda: f"the claimed e-mail to be sent after its claim timed out\n{stack.logs()}",
     )
     assert message_ids(stack.inbox) == Counter({row_message_id(row): 1})
 
@@ -200,7 +200,7 @@ def test_a_worker_killed_between_smtp_and_marking_sent_is_the_one_recognisable_d
     wait_for(
         lambda: sent_rows(Notification.objects.filter(pk=row.pk)),
         seconds=BOUND,
-        what=f"the row to be marked sent\n{stack.logs()}",
+        what=lambda: f"the row to be marked sent\n{stack.logs()}",
     )
     assert message_ids(stack.inbox) == Counter({row_message_id(row): 2})
     row.refresh_from_db()
@@ -233,7 +233,7 @@ def test_two_emails_of_a_game_go_out_while_a_bot_turn_holds_the_game(stack, alic
         wait_for(
             lambda: len(stack.inbox.messages) == received + 2,
             seconds=BOUND,
-            what=f"both e-mails while the game row is locked\n{stack.logs()}",
+            what=lambda: f"both e-mails while the game row is locked\n{stack.logs()}",
         )
     finally:
         holder.close()

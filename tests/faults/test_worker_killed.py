@@ -61,14 +61,16 @@ def test_a_worker_killed_mid_resolution_again_and_again_loses_no_turn_and_double
             wait_for(
                 lambda game=game, turn=turn: Game.objects.get(pk=game.pk).turn == turn + 1,
                 seconds=BOUND,
-                what=f"game {game.pk} to resolve turn {turn} after the kill\n{stack.logs()}",
+                what=lambda game=game, turn=turn: (
+                    f"game {game.pk} to resolve turn {turn} after the kill\n{stack.logs()}"
+                ),
             )
         recoveries.append(time.monotonic() - killed)
         # Every e-mail is done with before the players move on (a kill can land in a send).
         wait_for(
             lambda: not Notification.objects.filter(state__in=["pending", "sending"]).exists(),
             seconds=BOUND,
-            what=f"every e-mail to be sent\n{stack.logs()}",
+            what=lambda: f"every e-mail to be sent\n{stack.logs()}",
         )
     for game in games:
         assert_each_turn_resolved_once(game, KILLS)
@@ -121,7 +123,9 @@ def test_two_workers_racing_over_one_stream_of_games_resolve_each_turn_once(stac
             wait_for(
                 lambda game=game, turn=turn: Game.objects.get(pk=game.pk).turn == turn + 1,
                 seconds=BOUND,
-                what=f"game {game.pk} to resolve turn {turn}\n{stack.logs()}",
+                what=lambda game=game, turn=turn: (
+                    f"game {game.pk} to resolve turn {turn}\n{stack.logs()}"
+                ),
             )
     for game in games:
         assert_each_turn_resolved_once(game, turns)
