@@ -18,8 +18,11 @@ from django.http import HttpRequest
 from django.utils.crypto import constant_time_compare
 
 from accounts.models import User
-from games import engines, live, rows
-from games.models import Game, Seat
+from games import engines, live, sql
+from games.models import Game, Seat, Status
+
+# The live check's query when the page's key cannot answer (games/sql.py: one round trip).
+_poll_row = sql.PollQuery(Game, Seat, User, open_status=Status.OPEN, active_status=Status.ACTIVE)
 
 
 @dataclass(frozen=True)
@@ -56,7 +59,7 @@ def game_reader(request: HttpRequest, game_id: int, *, fresh: bool = False) -> R
             user_id, seat, _tag = grant
             return Reader(user_id, seat, version, status, chat, your_turn, True, watch_fresh)
     user_id = session_user_id(request)
-    row = rows.poll_row(game_id, user_id, request.GET.get("t", "-"))
+    row = _poll_row(game_id, user_id, request.GET.get("t", "-"))
     if row is None:
         return None
     version, status, chat, open_to_all, seated, password, my_seat, watched, your_turn = row

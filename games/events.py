@@ -27,20 +27,21 @@ import logging
 import threading
 from collections.abc import Iterable
 
+from django.apps import apps
 from django.conf import settings
 from django.db import connection, transaction
+
+from games import sql
 
 log = logging.getLogger(__name__)
 
 CHANNEL = "geartable_live"  # the LISTEN/NOTIFY channel every stream process listens on
 
-# The game's row as committed by this transaction (it holds the row's lock until then).
-_GAME_SQL = "SELECT version, chat_seq FROM games_game WHERE id = %s"
-_NOTIFY_GAME_SQL = """
-    SELECT pg_notify(%s, json_build_object(
-        'game', id, 'version', version, 'chat', chat_seq, 'kind', 'game')::text)
-    FROM games_game WHERE id = %s
-"""
+
+def _game_model():
+    """The Game model, looked up once the apps are loaded: games.models sits above this module
+    (its save() reaches here through games/live.py)."""
+    return apps.get_model("games", "Game")
 
 
 def enabled() -> bool:
@@ -52,12 +53,12 @@ def game_changed(game_id: int | None) -> None:
     if not enabled() or game_id is None:
         return
     if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(_NOTIFY_GAME_SQL, [CHANNEL, game_id])
+        # The row as committed by this transaction (it holds the row's lock until then).
+        sql.notify_row(
+            CHANNEL, _game_model(), game_id, "game", game="id", version="version", chat="chat_seq"
+        )
         return
-    with connection.cursor() as cursor:
-        cursor.execute(_GAME_SQL, [game_id])
-        row = cursor.fetchone()
+    row = _game_model().objects.filter(pk=game_id).values_list("version", "chat_seq").first()
     if row is not None:
         _send({"game": game_id, "version": row[0], "chat": row[1], "kind": "game"})
 
@@ -91,8 +92,7 @@ def lobby_changed() -> None:
 
 def _send(event: dict) -> None:
     if connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute("SELECT pg_notify(%s, %s)", [CHANNEL, json.dumps(event)])
+        sql.notify(CHANNEL, json.dumps(event))
     else:
         transaction.on_commit(lambda: HUB.publish(event), robust=True)
 

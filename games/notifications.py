@@ -23,7 +23,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games import effects, invitations, live, outbox, rows, vacation, webpush
+from games import effects, invitations, live, outbox, sql, vacation, webpush
 from games.models import (
     Digest,
     Game,
@@ -52,6 +52,9 @@ PREFERENCE = {
     Kind.ABORTED: None,
 }
 UNSUBSCRIBE_SALT = "geartable.unsubscribe"
+
+# A notification written at most once: one INSERT that writes nothing if the row is there.
+_insert_once = sql.InsertOnce(Notification)
 
 
 def absolute(path: str) -> str:
@@ -88,7 +91,7 @@ def queue(game: Game, kind: str, seats, *, turn: int = 0, about: int = 0) -> lis
             about=about,
             next_attempt=outbox.first_attempt(),
         )
-        if rows.insert_notification_once(note) is not None:
+        if _insert_once(note) is not None:
             created.append(note)
     # A player with devices subscribed is pushed first; their e-mail waits (games/webpush.py).
     waiting = set(webpush.queue(created))

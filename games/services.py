@@ -76,7 +76,8 @@ def may_watch(game: Game, user: User | None, token: str | None) -> bool:
     """May this visitor see the game (read only)? Its players (and those who left their seat
     to a bot), anyone for a public game, those invited to the table, the importer of a game
     record; with the table's link, anyone while it waits for players and, once it has started,
-    if the table lets its link be used to watch. (rows.poll_row's SQL asks the same.)"""
+    if the table lets its link be used to watch. (The live check's query, games/sql.py, asks
+    the same.)"""
     if game.public or seat_of(game, user) is not None or former_seat_of(game, user) is not None:
         return True
     if user is not None and user.is_authenticated:

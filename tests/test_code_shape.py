@@ -15,11 +15,14 @@ def _sources():
 
 
 def test_written_out_sql_lives_in_one_module():
-    """rows.py holds the SQL the ORM cannot say about the models (the poll's query, the
-    insert-once); events.py only the NOTIFY a change sends (PostgreSQL's pg_notify has no ORM
-    form), in the layer below the models that live.py's hooks call (pyproject's contract)."""
-    users = {p.relative_to(GAMES).as_posix() for p in _sources() if "cursor()" in p.read_text()}
-    assert users == {"rows.py", "events.py"}
+    """sql.py holds the SQL the ORM cannot say (the poll's query, the insert-once, the NOTIFY
+    a change sends: PostgreSQL's pg_notify has no ORM form); no other module of games/ opens
+    a cursor or sends SQL of its own."""
+    sources = {p.relative_to(GAMES).as_posix(): p.read_text() for p in _sources()}
+    users = {name for name, text in sources.items() if "cursor()" in text}
+    assert users == {"sql.py"}
+    raw = {name for name, text in sources.items() if re.search(r"\.(raw|extra)\(|RawSQL", text)}
+    assert raw == set()
 
 
 def test_no_private_attribute_of_django_is_used_in_games():

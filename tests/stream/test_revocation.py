@@ -80,7 +80,7 @@ def test_a_resigned_player_watches_on_where_the_game_may_be_watched(stream_proce
 def test_a_resigned_players_key_stops_answering_their_session_still_may(stream_process, alice, bob):
     """A private game: the key names a seat that is no longer theirs, so a stream by the key
     alone ends at once; by their session it goes on, since one a bot replaced may still read
-    their game (access.game_reader, rows.poll_row)."""
+    their game (access.game_reader and its live-check query)."""
     game = start_geared([alice, bob], target=1000)
     Game.objects.filter(pk=game.pk).update(watchable_by_link=False)
     resigning, _waiting = resign_the_one_not_to_act(game)
