@@ -18,7 +18,6 @@ session is named in a warning, so that it can still be found."""
 
 import warnings
 
-import pytest
 from django.db.backends.postgresql import base, creation, operations
 
 
@@ -47,7 +46,7 @@ class DatabaseCreation(creation.DatabaseCreation):
                 warnings.warn(
                     f"A session still connected to {test_database_name} at its drop "
                     f"(application {name!r}, {state}, last query {query!r})",
-                    pytest.PytestWarning,
+                    RuntimeWarning,
                     stacklevel=1,
                 )
             name = self.connection.ops.quote_name(test_database_name)
