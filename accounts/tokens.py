@@ -59,6 +59,8 @@ MISSING = (
     "(make one on your profile)."
 )
 NOT_VALID = "This token is not valid: it was revoked, has expired or is mistyped."
+TOO_MANY = "Too many calls with this account's tokens: wait {wait} s."
+TOO_MANY_BAD = "Too many calls with tokens that are not valid from here: wait {wait} s."
 NEEDS = {
     ApiToken.Scope.READ: "read your games",
     ApiToken.Scope.PLAY: "play or chat",
@@ -154,21 +156,27 @@ def bearer(authorization: str | None) -> str | None:
     return token.strip()
 
 
-def check(token: str | None, scope: str, *, counted: bool = True) -> ApiToken:
+def check(
+    token: str | None, scope: str, *, counted: bool = True, address: str | None = None
+) -> ApiToken:
     """The token's row, if it may make a call that needs `scope`; else Refused. In order: a
-    token is there and valid (401), within its rate (429; `counted`: this call counts, a
-    refused one too, so a token without the scope cannot call for free), and has the scope
-    (403). A stream counts its opening, not its re-checks (`counted=False`)."""
+    token is there and valid (401), within its account's rate (429; `counted`: this call
+    counts, a refused one too, so a token without the scope cannot call for free), and has
+    the scope (403). A stream counts its opening, not its re-checks (`counted=False`).
+    `address`: the client's, for a call that may try a token: one that tries too many tokens
+    that are not valid is refused (429) before its next one is even looked up."""
     if not token:
         raise Refused(401, MISSING, {"WWW-Authenticate": "Bearer"})
+    if address is not None and (wait := _guessing(address, count=False)):
+        raise Refused(429, TOO_MANY_BAD.format(wait=wait), {"Retry-After": str(wait)})
     row = authenticate(token)
     if row is None:
+        if address is not None:
+            _guessing(address, count=True)
         raise Refused(401, NOT_VALID, {"WWW-Authenticate": 'Bearer error="invalid_token"'})
     wait = wait_for(row) if counted else 0
     if wait:
-        raise Refused(
-            429, f"Too many calls with this token: wait {wait} s.", {"Retry-After": str(wait)}
-        )
+        raise Refused(429, TOO_MANY.format(wait=wait), {"Retry-After": str(wait)})
     if scope not in scopes_of(row):
         if row.user.is_bot:  # a bot account's token without `bot` (issue 28.4)
             raise Refused(403, BOT_BY_HAND)
@@ -192,19 +200,38 @@ def tokens_of(user: User) -> list[ApiToken]:
 
 
 def wait_for(row: ApiToken, *, now: float | None = None) -> int:
-    """Count one call of this token against its rate (GEARTABLE_API_RATE calls in each window
-    of GEARTABLE_API_RATE_SECONDS, counted in the cache as the chat's rate is). 0 if it may go
-    on, else the seconds until its next window (the answer's Retry-After)."""
-    count, seconds = settings.GEARTABLE_API_RATE, settings.GEARTABLE_API_RATE_SECONDS
+    """Count one call of this token's account against its rate (GEARTABLE_API_RATE calls in
+    each window of GEARTABLE_API_RATE_SECONDS, counted in the cache as the chat's rate is; all
+    of an account's tokens share it, so twenty tokens do not make twenty times the rate). 0 if
+    it may go on, else the seconds until its next window (the answer's Retry-After)."""
+    return _window(f"api-rate:user:{row.user_id}", settings.GEARTABLE_API_RATE, now=now)
+
+
+def _guessing(address: str, *, count: bool, now: float | None = None) -> int:
+    """The client address's calls with a token that is not valid, in the same windows: 0 while
+    under GEARTABLE_API_BAD_TOKEN_RATE, else the seconds to wait. `count`: one more such call."""
+    return _window(
+        f"api-bad-token:{address}", settings.GEARTABLE_API_BAD_TOKEN_RATE, count=count, now=now
+    )
+
+
+def _window(key: str, limit: int, *, count: bool = True, now: float | None = None) -> int:
+    """A fixed-window counter in the cache: `count` adds this call. 0 while the window's calls
+    are within `limit`, else the seconds until the next window."""
+    seconds = settings.GEARTABLE_API_RATE_SECONDS
     now = timezone.now().timestamp() if now is None else now
     window = int(now // seconds)
-    key = f"api-rate:{row.pk}:{window}"
-    cache.add(key, 0, seconds + 1)
-    try:
-        calls = cache.incr(key)
-    except ValueError:  # expired between add and incr
-        cache.set(key, 1, seconds + 1)
-        calls = 1
-    if calls <= count:
+    key = f"{key}:{window}"
+    if count:
+        cache.add(key, 0, seconds + 1)
+        try:
+            calls = cache.incr(key)
+        except ValueError:  # expired between add and incr
+            cache.set(key, 1, seconds + 1)
+            calls = 1
+        over = calls > limit
+    else:
+        over = (cache.get(key) or 0) >= limit
+    if not over:
         return 0
     return max(1, int((window + 1) * seconds - now + 0.999))

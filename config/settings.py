@@ -372,10 +372,13 @@ GEARTABLE_OPEN_TABLES_PER_USER = env_int("GEARTABLE_OPEN_TABLES_PER_USER", 10, m
 # how many a player may import in 24 hours (each is replayed in full by the engine).
 GEARTABLE_RECORD_MAX_MOVES = env_int("GEARTABLE_RECORD_MAX_MOVES", 2_000, minimum=1)
 GEARTABLE_RECORD_IMPORTS_PER_DAY = env_int("GEARTABLE_RECORD_IMPORTS_PER_DAY", 20, minimum=0)
-# The API (docs/api.md): calls per personal access token in each window of so many seconds;
-# past it, 429 with Retry-After.
+# The API (docs/api.md): calls per account (all its personal access tokens together) in each
+# window of so many seconds; past it, 429 with Retry-After. And calls with a token that is not
+# valid per client address in the same windows: past it, that address's calls are refused (429)
+# before their token is looked up, until the window ends.
 GEARTABLE_API_RATE = env_int("GEARTABLE_API_RATE", 120, minimum=1)
 GEARTABLE_API_RATE_SECONDS = env_int("GEARTABLE_API_RATE_SECONDS", 60, minimum=1)
+GEARTABLE_API_BAD_TOKEN_RATE = env_int("GEARTABLE_API_BAD_TOKEN_RATE", 30, minimum=1)
 # A replay keeps the engine's state every this many steps in the cache, so that a view of any
 # step replays at most this many moves (games/replay.py).
 GEARTABLE_REPLAY_CHECKPOINT = env_int("GEARTABLE_REPLAY_CHECKPOINT", 25, minimum=1)

@@ -57,7 +57,7 @@ class Token(HttpBearer):
         return row
 
     def authenticate(self, request: HttpRequest, token: str) -> ApiToken:
-        return tokens.check(token, self.scope)
+        return tokens.check(token, self.scope, address=request.META.get("REMOTE_ADDR") or "-")
 
 
 READ, PLAY = Token(ApiToken.Scope.READ), Token(ApiToken.Scope.PLAY)

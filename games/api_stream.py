@@ -66,7 +66,7 @@ async def _opening(request: HttpRequest, read, *args):
         return None, _refusal(405, "A stream is read with GET.")
     token = tokens.bearer(request.headers.get("Authorization"))
     try:
-        return await read(token, True, *args), None
+        return await read(token, request.META.get("REMOTE_ADDR") or "-", *args), None
     except tokens.Refused as refused:
         return None, _refusal(refused.status, refused.detail, refused.headers)
     except GameError as error:
@@ -128,9 +128,11 @@ class Rest:
 # --- a game's stream ---------------------------------------------------------------------------
 
 
-def _read_game(token: str | None, counted: bool, game_id: int) -> tuple[ApiToken, str, dict]:
-    """The token (tokens.check, scope read) and the game's line as its user sees it now."""
-    row = tokens.check(token, READ, counted=counted)
+def _read_game(token: str | None, opening: str | None, game_id: int) -> tuple[ApiToken, str, dict]:
+    """The token (tokens.check, scope read) and the game's line as its user sees it now.
+    `opening`: the client's address when the stream opens (the call counts against the
+    rates), None at its re-checks."""
+    row = tokens.check(token, READ, counted=opening is not None, address=opening)
     line, body = api.game_json(row.user, game_id)
     return row, line, body
 
@@ -155,7 +157,7 @@ async def _game_lines(token: str, row: ApiToken, game_id: int):
         while True:
             if read:
                 try:
-                    row, line, body = await read_game(token, False, game_id)
+                    row, line, body = await read_game(token, None, game_id)
                 except (tokens.Refused, GameError):
                     return  # revoked, expired, or the game no longer readable: the end
                 rest.checked = rest.now()
@@ -227,10 +229,11 @@ class Account:
         return out
 
 
-def _read_account(token: str | None, counted: bool, known: frozenset[int] = frozenset()):
+def _read_account(token: str | None, opening: str | None, known: frozenset[int] = frozenset()):
     """The token (scope read), its user's seats in games in play (and in `known` games, to see
-    them end) and their invitations to tables still open: two indexed queries."""
-    row = tokens.check(token, READ, counted=counted)
+    them end) and their invitations to tables still open: two indexed queries. `opening` as
+    for a game's stream."""
+    row = tokens.check(token, READ, counted=opening is not None, address=opening)
     seats = list(
         Seat.objects.filter(user_id=row.user_id)
         .filter(Q(game__status=Status.ACTIVE) | Q(game_id__in=known))
@@ -268,7 +271,7 @@ async def _account_lines(token: str, row: ApiToken):
             if read:
                 try:
                     row, seats, invitations = await read_account(
-                        token, False, frozenset(told.active)
+                        token, None, frozenset(told.active)
                     )
                 except tokens.Refused:
                     return

@@ -14,6 +14,7 @@ from django.utils import timezone
 
 from accounts import tokens
 from accounts.models import ApiToken
+from games import api_stream
 from tests.api.conftest import api_client, token_for
 from tests.support.games import client_for
 
@@ -120,7 +121,7 @@ def test_28_3_a_token_opens_no_page_and_not_the_admin(alice):
     assert ApiToken.objects.count() == 1
 
 
-def test_28_3_rate_per_token_429_with_retry_after(alice, settings):
+def test_28_3_rate_per_account_429_with_retry_after(alice, bob, settings):
     settings.GEARTABLE_API_RATE = 3
     settings.GEARTABLE_API_RATE_SECONDS = 3600
     first, second = api_client(token_for(alice)), api_client(token_for(alice))
@@ -129,7 +130,49 @@ def test_28_3_rate_per_token_429_with_retry_after(alice, settings):
     assert refused.status_code == 429
     assert 1 <= int(refused["Retry-After"]) <= 3600
     assert "wait" in refused.json()["detail"]
-    assert second.get(ME).status_code == 200  # per token
+    # All of an account's tokens share its rate: a second token is no way round it.
+    assert second.get(ME).status_code == 429
+    assert api_client(token_for(bob)).get(ME).status_code == 200  # another account's own
+
+
+BAD = "gt_" + "0" * 12 + "_" + "A" * 43  # well formed, nobody's
+
+
+def test_28_3_an_address_trying_tokens_that_are_not_valid_is_refused_before_a_lookup(
+    alice, settings, django_assert_num_queries
+):
+    settings.GEARTABLE_API_BAD_TOKEN_RATE = 3
+    settings.GEARTABLE_API_RATE_SECONDS = 3600
+    good = token_for(alice)
+    guesser = Client(headers={"Authorization": f"Bearer {BAD}"}, REMOTE_ADDR="203.0.113.9")
+    assert [guesser.get(ME).status_code for _ in range(3)] == [401, 401, 401]
+    with django_assert_num_queries(0):  # not even looked up
+        refused = guesser.get(ME)
+    assert refused.status_code == 429 and 1 <= int(refused["Retry-After"]) <= 3600
+    assert "not valid" in refused.json()["detail"]
+    # From there, even a good token waits for the window; from elsewhere it is not held back.
+    here = Client(headers={"Authorization": f"Bearer {good}"}, REMOTE_ADDR="203.0.113.9")
+    assert here.get(ME).status_code == 429
+    elsewhere = Client(headers={"Authorization": f"Bearer {good}"}, REMOTE_ADDR="203.0.113.10")
+    assert elsewhere.get(ME).status_code == 200
+    # Calls without a token cost no lookup, and do not count.
+    bare = Client(REMOTE_ADDR="203.0.113.11")
+    assert {bare.get(ME).status_code for _ in range(5)} == {401}
+    assert api_client(good).get(ME, REMOTE_ADDR="203.0.113.11").status_code == 200
+
+
+def test_28_3_a_stream_opening_counts_its_address_tries_too(settings):
+    settings.GEARTABLE_API_BAD_TOKEN_RATE = 2
+    settings.GEARTABLE_API_RATE_SECONDS = 3600
+    statuses = []
+    for _ in range(3):
+        with pytest.raises(tokens.Refused) as refused:
+            api_stream._read_account(BAD, "203.0.113.12")
+        statuses.append(refused.value.status)
+    assert statuses == [401, 401, 429]
+    with pytest.raises(tokens.Refused) as recheck:  # a stream's re-check is not a try
+        api_stream._read_account(BAD, None)
+    assert recheck.value.status == 401
 
 
 def test_28_3_the_session_alone_authenticates_no_api_call(alice):
