@@ -533,6 +533,25 @@ def resign(request: HttpRequest, game_id: GameId):
     return _table_step(request, game_id, lambda user: services.resign(user, game_id))
 
 
+@api.post("/games/{game_id}/leave", auth=PLAY, response={200: Detail, **WRITES}, summary="Leave")
+def leave(request: HttpRequest, game_id: GameId):
+    """Leave a table that has not started: your seat is free again. The host leaving closes
+    the table (nobody else can start it). A game in play is left by resigning."""
+    services.leave_game(_user(request), game_id)
+    return {"detail": "You left the table."}
+
+
+@api.post(
+    "/games/{game_id}/rematch", auth=PLAY, response={200: GameOut, **WRITES}, summary="Rematch"
+)
+def rematch(request: HttpRequest, game_id: GameId):
+    """After a finished game, the same table again, as the end screen's button: the first
+    player to ask opens it and every other player is invited; the others accept by the same
+    call (or the invitation), and it starts by itself once the last one has. The answer is the
+    rematch."""
+    return _table_step(request, game_id, lambda user: services.rematch(user, game_id))
+
+
 @api.post("/games/{game_id}/invite", auth=PLAY, response={201: Invited, **WRITES}, summary="Invite")
 def invite(request: HttpRequest, game_id: GameId, body: InviteIn):
     """Invite a player by username or an address by e-mail to your open table, under the

@@ -20,6 +20,7 @@ from games.outofgears import engine as oog_engine
 from tests.api.conftest import api_client, token_for
 from tests.support.games import client_for, start_geared, start_oog
 from tests.support.users import make_user
+from tests.web.helpers import advance
 from tests.web_oog.helpers import program
 
 pytestmark = pytest.mark.django_db
@@ -328,3 +329,53 @@ def test_28_1_the_lobby_through_the_api(alice, bob, carol):
     assert resigned.status_code == 200, resigned.content
     assert resigned.json()["seat"] is None  # a bot plays the seat; bob reads as a spectator
     assert Game.objects.get(pk=table).version > before
+
+
+def test_28_1_leaving_an_open_table_through_the_api(alice, bob, carol):
+    """The table's "Leave" button: a guest's seat is free again, the host's leaving closes the
+    table, and a game in play is refused (resign instead), changing nothing."""
+    host, guest = api_client(token_for(alice)), api_client(token_for(bob))
+    table = host.post(
+        f"{API}/games",
+        {"kind": "geared", "seat_count": 3, "public": True},
+        content_type="application/json",
+    ).json()["id"]
+    joined = guest.post(f"{API}/games/{table}/join", {}, content_type="application/json")
+    assert joined.status_code == 200, joined.content
+    left = guest.post(f"{API}/games/{table}/leave")
+    assert left.status_code == 200 and left.json()["detail"] == "You left the table."
+    assert not Game.objects.get(pk=table).seats.filter(user=bob).exists()
+    again = guest.post(f"{API}/games/{table}/leave")
+    assert again.status_code == 404, again.content
+    closed = host.post(f"{API}/games/{table}/leave")
+    assert closed.status_code == 200
+    assert Game.objects.get(pk=table).status == "aborted"
+    assert guest.get(f"{API}/lobby").json() == []
+
+    game = start_geared([alice, carol], target=1000)
+    version = game.version
+    refused = api_client(token_for(carol)).post(f"{API}/games/{game.pk}/leave")
+    assert refused.status_code == 409 and "resign" in refused.json()["detail"]
+    game.refresh_from_db()
+    assert game.version == version and game.seats.filter(user=carol).exists()
+
+
+def test_28_1_a_rematch_through_the_api(alice, bob):
+    """The end screen's "Rematch" by the API: refused before the end; after it, the first call
+    opens the same table with the other player invited, the other's call accepts, and the
+    rematch starts by itself."""
+    game = start_geared([alice, bob], target=300)
+    first, second = api_client(token_for(alice)), api_client(token_for(bob))
+    early = first.post(f"{API}/games/{game.pk}/rematch")
+    assert early.status_code == 409 and "finished" in early.json()["detail"]
+    assert advance(game, 900).status == "finished"
+    offered = first.post(f"{API}/games/{game.pk}/rematch")
+    assert offered.status_code == 200, offered.content
+    rematch = offered.json()
+    assert rematch["id"] != game.pk and rematch["status"] == "open"
+    assert Game.objects.get(pk=rematch["id"]).rematch_of_id == game.pk
+    assert [i["game"]["id"] for i in second.get(f"{API}/invitations").json()] == [rematch["id"]]
+    accepted = second.post(f"{API}/games/{game.pk}/rematch")
+    assert accepted.status_code == 200, accepted.content
+    assert accepted.json()["id"] == rematch["id"] and accepted.json()["status"] == "active"
+    assert Game.objects.filter(rematch_of=game).count() == 1
