@@ -48,6 +48,16 @@ def why_not(account: User) -> str:
     return ""
 
 
+def bots_of(owner: User) -> list[str]:
+    """The usernames of the bot accounts this person marked as theirs, for their profile (a
+    bot owns none)."""
+    if owner.is_bot:
+        return []
+    return list(
+        owner.bots.filter(is_bot=True).order_by("username").values_list("username", flat=True)
+    )
+
+
 def _tries_key(account: User) -> str:
     return f"bot-owner-tries:{account.pk}:{int(timezone.now().timestamp() // PASSWORD_WINDOW)}"
 

@@ -145,6 +145,10 @@ def start(user: User, until: date, now: datetime | None = None) -> Vacation:
     user = User.objects.select_for_update().get(pk=user.pk)  # one change at a time per player
     if user.is_suspended:
         raise VacationError("Your account is suspended: you cannot take a vacation.", 403)
+    if user.is_bot:  # its program being down must not hold people's games: a bot plays it
+        raise VacationError(
+            "A bot account takes no vacation: at a deadline its seat is played for it.", 403
+        )
     today = local_today(user, now)
     mine = current(user, now)
     first = mine.first_day if mine else today

@@ -35,6 +35,7 @@ def _profile_page(
         "token_form": token_form or TokenForm(user=request.user),
         "bot_form": bot_form or BotForm(),
         "bot_refused": "" if request.user.is_bot else bots.why_not(request.user),
+        "my_bots": bots.bots_of(request.user),
         "api_tokens": tokens.tokens_of(request.user),
         "max_tokens": tokens.MAX_TOKENS,
         **vacation_context(request.user),

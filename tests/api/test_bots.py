@@ -12,6 +12,7 @@ import pytest
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from accounts import bots
 from accounts.models import User
@@ -102,6 +103,10 @@ def test_28_4_marking_an_account_a_bot_needs_login_csrf_and_the_owner_and_is_for
     profile = text(client.get(reverse("profile")))
     assert "This account is a bot by fay" in profile and 'id="bot-form"' not in profile
     assert 'value="bot"' in profile and 'value="play"' not in profile
+    # Its owner finds it on their own profile, linked to its page; nobody else does.
+    owner = text(client_for(fay).get(reverse("profile")))
+    assert re.search(r'id="my-bots">Your bot account: <a href="/players/newbot/">newbot</a>', owner)
+    assert 'id="my-bots"' not in text(client_for(bob).get(reverse("profile")))
 
     # For good: a second mark (another owner) is refused and changes nothing.
     again = client.post(BOT_URL, {**_bot_form(owner="bob"), "csrfmiddlewaretoken": token})
@@ -219,6 +224,7 @@ def test_28_4_a_bot_plays_through_the_api_with_a_bot_token_and_never_from_the_pa
     page = text(page_client.get(game.get_absolute_url()))
     assert "This is a bot account: its page is read-only" in page
     assert payloads(page) == []
+    assert "Resign…" not in page  # resigning, too, is its program's (the API's)
     legal = engines.engine(game.kind).legal_actions(game.state, bot_seat)
     refused = post_move(page_client, game, legal[0], game.version, htmx=True)
     assert refused.status_code == 403 and services.BOT_BY_HAND in text(refused)
@@ -333,3 +339,16 @@ def test_28_4_whose_bot_it_is_costs_no_query(alice, bob, fay, robo):
     assert costs[0] == costs[1]
     my_games = text(client.get(reverse("my_games")))
     assert "(a bot by fay)" in my_games
+
+
+def test_28_4_a_bot_account_takes_no_vacation(robo, alice):
+    """A bot's program being down must not hold people's games: its seat is played for it at
+    a deadline, so it has no vacation box, and a vacation POSTed anyway changes nothing."""
+    client = client_for(robo)
+    assert 'aria-labelledby="vacation-title"' not in text(client.get(reverse("profile")))
+    until = (timezone.localdate() + timedelta(days=3)).isoformat()
+    refused = client.post(reverse("vacation"), {"action": "set", "until": until})
+    assert refused.status_code == 403 and "takes no vacation" in text(refused)
+    robo.refresh_from_db()
+    assert not robo.is_away
+    assert 'aria-labelledby="vacation-title"' in text(client_for(alice).get(reverse("profile")))
