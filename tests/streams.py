@@ -164,10 +164,12 @@ def start_stream_process(
     recheck: int = RECHECK,
     origins: str = "",
     extra_env: dict | None = None,
+    port: int | None = None,
 ):
-    """A uvicorn on a free port serving config.asgi with the stream settings (and `extra_env`'s
-    settings): (process, server, log file)."""
-    port = free_port()
+    """A uvicorn on a free port (or `port`: one a stopped stream process served) serving
+    config.asgi with the stream settings (and `extra_env`'s settings): (process, server, log
+    file)."""
+    port = port or free_port()
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "tests.stream.stream_settings",

@@ -14,7 +14,7 @@ import pytest
 from accounts import bots
 from games.models import Game, Move, Status
 from tests.api.conftest import token_for
-from tests.streams import ROOT
+from tests.streams import ROOT, start_stream_process
 from tests.support.games import start_geared, start_oog
 from tests.support.users import PASSWORD, make_user
 from tests.support.waiting import wait_for
@@ -24,6 +24,73 @@ pytestmark = pytest.mark.django_db(transaction=True)
 BOT = ROOT / "examples" / "geartable_bot.py"
 
 
+def _robo(django_user_model):
+    robo = bots.mark_as_bot(make_user(django_user_model, "robo"), "alice", PASSWORD)
+    # The tables its program opened through the API (a `bot` token marks its user so).
+    robo.plays_by_bot_token = True
+    return robo
+
+
+def _run_bot(robo, url: str, stream_url: str, log, games: int) -> subprocess.Popen:
+    env = {
+        "PATH": os.environ.get("PATH", ""),
+        "GEARTABLE_URL": url,
+        "GEARTABLE_STREAM_URL": stream_url,
+        "GEARTABLE_TOKEN": token_for(robo, scopes=("bot",)),
+        "GEARTABLE_BOT_GAMES": str(games),  # it stops once it has heard so many games end
+    }
+    # -I -S: isolated, no site-packages, not the project's path: the standard library only.
+    return subprocess.Popen([sys.executable, "-I", "-S", str(BOT)], env=env, stdout=log, stderr=log)
+
+
+def _robo_moves(game, robo) -> int:
+    return Move.objects.filter(game=game, seat__user=robo, kind=Move.Kind.ACTION).count()
+
+
+def test_28_5_the_example_bot_reconnects_when_its_stream_process_dies_and_misses_no_turn(
+    live_server, settings, tmp_path, alice, django_user_model
+):
+    """The stream process is killed (-9) mid-game and another started on its port a moment
+    later: the bot sees its stream lost, reconnects with its backoff, and the new stream's
+    first lines (a yourTurn for every game waiting) bring it back to the game, which it
+    finishes."""
+    settings.GEARTABLE_API_RATE = 10_000
+    robo = _robo(django_user_model)
+    game = start_geared([robo], bots=("greedy",), target=500)
+    first, server, _ = start_stream_process(tmp_path, name="stream-first")
+    settings.GEARTABLE_STREAM_URL = server.url  # the writer's NOTIFY on (events.enabled)
+    log_path = tmp_path / "bot.log"
+    processes = [first]
+    with open(log_path, "wb") as log:
+        bot = _run_bot(robo, live_server.url, server.url, log, games=1)
+    said = lambda: log_path.read_text()[-3000:]  # noqa: E731
+    try:
+        wait_for(lambda: _robo_moves(game, robo) >= 1, seconds=60, what=lambda: said())
+        first.kill()
+        first.wait()
+        game.refresh_from_db()
+        assert game.status == Status.ACTIVE, "the game outlived the first stream"
+        before = _robo_moves(game, robo)
+        wait_for(lambda: "reconnecting in about" in said(), seconds=30, what=lambda: said())
+        second, _, _ = start_stream_process(tmp_path, name="stream-second", port=server.port)
+        processes.append(second)
+        wait_for(
+            lambda: Game.objects.get(pk=game.pk).status == Status.FINISHED,
+            seconds=180,
+            what=lambda: "the game to finish after the restart; the bot said:\n" + said(),
+        )
+        assert bot.wait(timeout=60) == 0, said()
+    finally:
+        for process in (bot, *processes):
+            if process.poll() is None:
+                process.kill()
+                process.wait(timeout=30)
+    assert _robo_moves(game, robo) > before, "it played on after reconnecting"
+    text = log_path.read_text()
+    assert text.count("following the account stream") >= 2, text
+    assert f"game {game.pk} (geared) is over" in text and "Traceback" not in text, text
+
+
 def test_28_5_the_example_bot_finishes_a_game_of_each_kind(
     live_server, stream_process, settings, tmp_path, alice, django_user_model
 ):
@@ -31,26 +98,14 @@ def test_28_5_the_example_bot_finishes_a_game_of_each_kind(
     # Small games: Geared to 300 points (5 to 25 moves), Out of Gears as it comes. The
     # site's greedy bot moves through Celery (run at once in the tests, in the request of the
     # move before it, here the live server's).
-    robo = bots.mark_as_bot(make_user(django_user_model, "robo"), "alice", PASSWORD)
-    # The tables its program opened through the API (a `bot` token marks its user so).
-    robo.plays_by_bot_token = True
+    robo = _robo(django_user_model)
     games = [
         start_geared([robo], bots=("greedy",), target=300),
         start_oog([robo], bots=("greedy",)),
     ]
     log_path = tmp_path / "bot.log"
-    env = {
-        "PATH": os.environ.get("PATH", ""),
-        "GEARTABLE_URL": live_server.url,
-        "GEARTABLE_STREAM_URL": stream_process.url,
-        "GEARTABLE_TOKEN": token_for(robo, scopes=("bot",)),
-        "GEARTABLE_BOT_GAMES": "2",  # it stops once it has heard both games end
-    }
     with open(log_path, "wb") as log:
-        # -I -S: isolated, no site-packages, not the project's path: the standard library only.
-        bot = subprocess.Popen(
-            [sys.executable, "-I", "-S", str(BOT)], env=env, stdout=log, stderr=log
-        )
+        bot = _run_bot(robo, live_server.url, stream_process.url, log, games=2)
     try:
         wait_for(
             lambda: (
