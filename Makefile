@@ -78,11 +78,17 @@ test: $(VENV)/.dev lint services-check e2e-deps
 screenshots: $(VENV)/.dev e2e-deps
 	E2E_SCREENSHOTS=1 $(TEST_ENV) $(PY) -m pytest -q -n $(TEST_WORKERS) tests/e2e
 
-# Browser tests use Debian's Chromium (Playwright cannot download its own browser here).
+# Browser tests use Debian's Chromium (Playwright cannot download its own browser here); the
+# README's nginx configuration is tested with Debian's nginx (tests/stream/test_nginx.py; its
+# package does not start a server of its own where policy-rc.d forbids it, and the test runs
+# its own on a free port).
 e2e-deps:
 	@test -x /usr/bin/chromium || { echo "Installing Debian's chromium for the browser tests"; \
 	  (apt-get install -y -q chromium >/dev/null 2>&1 || (apt-get update -q >/dev/null && apt-get install -y -q chromium >/dev/null)) \
 	  || { echo "chromium is missing: run 'apt-get install -y chromium'"; exit 1; }; }
+	@test -x /usr/sbin/nginx || { echo "Installing Debian's nginx for the proxy test"; \
+	  (apt-get install -y -q nginx-light >/dev/null 2>&1 || (apt-get update -q >/dev/null && apt-get install -y -q nginx-light >/dev/null)) \
+	  || { echo "nginx is missing: run 'apt-get install -y nginx-light'"; exit 1; }; }
 
 # Opt-in deep runs (not part of make test): many more random games per engine, and all 300 of
 # Geared's recorded equivalence games (make test replays the first 100).
