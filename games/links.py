@@ -14,6 +14,8 @@ import functools
 from django.core.signals import setting_changed
 from django.templatetags.static import static as _static
 from django.urls import get_script_prefix, get_urlconf, reverse
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import SafeString, mark_safe
 
 # Stand-ins for the ids of a route's arguments: numbers no URL of ours otherwise contains.
 _STAND_INS = (987654321, 987654322, 987654323)
@@ -64,3 +66,53 @@ def _forget(**kwargs) -> None:
 
 
 setting_changed.connect(_forget)
+
+
+# --- players' names, linked to their pages ------------------------------------------------------
+
+
+def player(who, name=None) -> SafeString:
+    """A seat's or a user's name, linked to its player's page where it is an account's (issue
+    27.1): not a bot's, nor an imported record's, nor a deactivated account's (Seat.player_url);
+    a bot account's followed by "(a bot by fay)" (issue 28.4). `who` None: the name alone."""
+    if who is None:
+        return conditional_escape(name or "")
+    if hasattr(who, "player_url"):  # a seat
+        url, account = who.player_url, (None if who.bot or who.recorded_name else who.user)
+    else:  # a user
+        url, account = (who.get_absolute_url() if who.is_active else ""), who
+    shown = who.name if name is None else name
+    linked = format_html('<a class="player-link" href="{}">{}</a>', url, shown) if url else shown
+    if account is not None and account.is_bot:  # issue 28.4: whose bot, read without a query
+        return format_html('{} <span class="bot-by">(a bot by {})</span>', linked, account.bot_by)
+    return format_html("{}", linked)
+
+
+def stand_ins(names: dict[str, str]) -> dict[str, str]:
+    """What a sentence is written with in place of each seat's name (the engines' describe()
+    take names as text): a mark no name or sentence contains, that `linked` replaces."""
+    return {seat: f"\x00{seat}\x00" for seat in names}
+
+
+def linked(sentence: str, names: dict[str, str], links: dict[str, str]) -> SafeString:
+    """A sentence written with `stand_ins(names)`, escaped, each stand-in replaced by its
+    seat's name as HTML (`links`: seat -> `player(seat)`; a seat without one: its name as
+    text). Only the names become markup: the rest of the sentence is text, whatever it holds."""
+    html = str(conditional_escape(sentence))
+    for seat, name in names.items():
+        html = html.replace(f"\x00{seat}\x00", str(links.get(seat) or conditional_escape(name)))
+    return mark_safe(html)  # noqa: S308 - escaped above; the names are format_html's
+
+
+def sentences(names: dict[str, str], name_links: dict | None):
+    """(the names to write sentences with, what finishes each sentence): with `name_links` (a
+    page's), stand-ins and `linked`; without (the API, e-mails), the names and the text as
+    it is."""
+    if name_links is None:
+        return names, str
+    return stand_ins(names), lambda sentence: linked(sentence, names, name_links)
+
+
+def name_links(seats) -> dict[str, SafeString]:
+    """seat id -> the seat's name as HTML (`player`), for the seats of a started game."""
+    return {s.seat_id: player(s) for s in seats if s.position}

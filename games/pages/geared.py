@@ -137,6 +137,7 @@ def context(table: Table) -> dict:
             h, h["tappable"] and not view["over"], autofocus, urls, icons_url
         )
     seen = table.seen
+    written, finish = links.sentences(names, table.links)  # the story's names as links
     return {
         "sel": sel,
         "ui": ui,
@@ -149,7 +150,10 @@ def context(table: Table) -> dict:
         "game_url": game_url,
         "fragment_url": fragment_url,
         "events": [
-            {"text": describe(e, names, me), "new": seen is not None and e["n"] > seen}
+            {
+                "text": finish(describe(e, written, me)),
+                "new": seen is not None and e["n"] > seen,
+            }
             for e in reversed(with_build_numbers(view["events"], game.state["events"]))
         ],
         "mark_now": view["events"][-1]["n"] if view["events"] else 0,
@@ -293,10 +297,12 @@ def refused_query(query) -> str:
 # --- the log and the e-mails -------------------------------------------------------------------
 
 
-def log_context(game: Game, me: str | None, names: dict) -> dict:
+def log_context(game: Game, me: str | None, names: dict, name_links: dict | None = None) -> dict:
     """The log by turns, oldest first (issue 27.5): a turn is a player's events up to their
     draw, which ends it (or the game's end); its time is the time of its last move. One query
-    for the times, whatever the length of the game."""
+    for the times, whatever the length of the game. With `name_links` (the page's), the
+    sentences' names are links; without (the API), text."""
+    written, finish = links.sentences(names, name_links)
     events = with_build_numbers(game.state["events"], game.state["events"])
     groups: list[list[dict]] = [[]]
     for e in events:
@@ -312,7 +318,7 @@ def log_context(game: Game, me: str | None, names: dict) -> dict:
             "turn": number,
             "who": _turn_player(group, names, me),
             "time": time,
-            "lines": [describe(view_event(e, me), names, me) for e in group],
+            "lines": [finish(describe(view_event(e, me), written, me)) for e in group],
         }
         for number, (group, time) in enumerate(zip(groups, times, strict=True), start=1)
     ]

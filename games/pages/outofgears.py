@@ -126,6 +126,8 @@ def context(table: Table) -> dict:
     """Junkyards in a ring, robots, my program form, the story of the last turn."""
     view, legal, names, seen = table.view, table.legal, table.names, table.seen
     players = robot_names(view, names)
+    written, finish = links.sentences(names, table.links)  # the story's names as links
+    story_robots = robot_names(view, written)
     story = view.get("last_story") or {}
     moved_robots, moved_yards = last_moves(story)
     robots = []
@@ -174,7 +176,7 @@ def context(table: Table) -> dict:
             }
             for e in story.get("revealed", [])
         ],
-        "story": [describe(e, players) for e in story.get("events", [])],
+        "story": [finish(describe(e, story_robots)) for e in story.get("events", [])],
         "story_new": seen is not None and story.get("turn", 0) > seen,
         "mark_now": story.get("turn", 0),
         "ranking": sorted(robots, key=lambda r: -r["points"]),
@@ -239,9 +241,12 @@ def refused_query(query) -> str:
 # --- the log and the e-mails -------------------------------------------------------------------
 
 
-def log_context(game: Game, me: str | None, names: dict) -> dict:
+def log_context(game: Game, me: str | None, names: dict, name_links: dict | None = None) -> dict:
+    """The story of every resolved turn, oldest first, with the programs revealed; with
+    `name_links` (the page's), the sentences' names are links; without (the API), text."""
     view = engine.view(game.state, me)
-    robots = robot_names(view, names)
+    written, finish = links.sentences(names, name_links)
+    robots = robot_names(view, written)
     # When each turn resolved (issue 27.5): the resolutions' moves, in order, one query.
     resolved = list(
         game.moves.filter(kind=Move.Kind.RESOLVE).order_by("seq").values_list("created", flat=True)
@@ -256,7 +261,7 @@ def log_context(game: Game, me: str | None, names: dict) -> dict:
                 f"{COLOURS[p['robot']].capitalize()}: {program_sentence(p)}"
                 for p in story["revealed"]
             ],
-            "lines": [describe(e, robots) for e in story["events"]],
+            "lines": [finish(describe(e, robots)) for e in story["events"]],
         }
         for story, time in zip(view["story"], resolved, strict=True)
     ]

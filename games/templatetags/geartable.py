@@ -3,7 +3,6 @@ import functools
 from django import template
 from django.conf import settings
 from django.template.loader import get_template
-from django.utils.html import format_html
 from django.utils.safestring import mark_safe
 
 from games import links
@@ -39,21 +38,8 @@ def abort_note(game) -> dict | None:
 
 @register.simple_tag
 def player(who, name=None) -> str:
-    """`{% player seat %}`, `{% player user %}`, `{% player seat "You" %}`: a name, linked to its
-    player's page where it is an account's (issue 27.1): not a bot's, nor an imported record's,
-    nor a deactivated account's (Seat.player_url); a bot account's followed by "(a bot by
-    fay)" (issue 28.4). `who` None: the name alone."""
-    if who is None:
-        return name or ""
-    if hasattr(who, "player_url"):  # a seat
-        url, account = who.player_url, (None if who.bot or who.recorded_name else who.user)
-    else:  # a user
-        url, account = (who.get_absolute_url() if who.is_active else ""), who
-    shown = who.name if name is None else name
-    linked = format_html('<a class="player-link" href="{}">{}</a>', url, shown) if url else shown
-    if account is not None and account.is_bot:  # issue 28.4: whose bot, read without a query
-        return format_html('{} <span class="bot-by">(a bot by {})</span>', linked, account.bot_by)
-    return format_html("{}", linked)
+    """`{% player seat %}`, `{% player user %}`, `{% player seat "You" %}`: games/links.player."""
+    return links.player(who, name)
 
 
 @register.simple_tag

@@ -19,6 +19,7 @@ from accounts.middleware import shows_no_time
 from accounts.models import User
 from games import access, engines, live, notes, players, services
 from games.context_processors import your_turn_count
+from games.links import name_links
 from games.models import Game, Seat, Status, seat_names
 from games.pages import Table, page
 from games.views.chat import chat_messages
@@ -182,6 +183,7 @@ def game_context(
         query={} if query is None else query,
         refused=refused,
         htmx=fragment,
+        links=name_links(seats.values()),
     )
     context.update(page(game.kind).context(table))
     return context
@@ -391,5 +393,5 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
     me = seat.seat_id if seat else None
     names = seat_names(game.table)
     context = {"game": game, "nav_section": "my_games"}
-    context.update(page(game.kind).log_context(game, me, names))
+    context.update(page(game.kind).log_context(game, me, names, name_links(game.table)))
     return render(request, "games/log.html", context)

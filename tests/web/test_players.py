@@ -17,7 +17,9 @@ from django.urls import reverse
 from accounts.models import Follow
 from games import services
 from games.models import Game, Invitation, Notification, Push, Rating
-from tests.support.games import client_for, start_geared
+from tests.api.conftest import token_for
+from tests.notify.helpers import submit_program
+from tests.support.games import client_for, start_geared, start_oog
 from tests.support.users import make_user
 from tests.web.helpers import advance
 
@@ -186,3 +188,45 @@ def test_issue_27_2_play_again_ticks_the_players_and_invites_them_through_the_ta
     # A stranger's page offers to play with them.
     page = client.get(player_url(carol)).content.decode()
     assert f"{reverse('lobby')}?with=carol#new-game" in page
+
+
+def test_issue_27_1_the_logs_sentences_link_their_players_names_and_nothing_else(
+    alice, bob, django_user_model
+):
+    """A sentence of the game page's story and of the log page names a player by a link to
+    their page (a bot's name stays text); a name is escaped like any text, and only the names
+    become markup. The API's log, which is no page, keeps its sentences as text."""
+    bob.display_name = 'Bo<b>b "&"'
+    bob.save(update_fields=["display_name"])
+    game = start_geared([alice, bob], bots=("greedy",), target=2000)
+    for _ in range(12):
+        services.catch_up(game.pk)  # the bot's moves
+        game = advance(game, 1)
+    link = f'<a class="player-link" href="{player_url(bob)}">Bo&lt;b&gt;b &quot;&amp;&quot;</a>'
+    page = client_for(alice).get(game.get_absolute_url()).content.decode()
+    story = re.search(r'<ul class="events">(.*?)</ul>', page, re.S)[1]
+    log = client_for(alice).get(reverse("game_log", args=[game.pk])).content.decode()
+    for where, text in (("story", story), ("log", log)):
+        assert link in text, where
+        assert "<b>b" not in text and "\x00" not in text, where
+    assert re.search(r"Greedy bot \d? ?(played|passed|discarded)", log)  # a bot's: text
+    token = token_for(alice)
+    api_log = Client(headers={"Authorization": f"Bearer {token}"}).get(
+        f"/api/v1/games/{game.pk}/log"
+    )
+    lines = [line for turn in api_log.json()["turns"] for line in turn["lines"]]
+    assert any(line.startswith('Bo<b>b "&" ') for line in lines)
+    assert not any("player-link" in line or "\x00" in line for line in lines)
+
+
+def test_issue_27_1_out_of_gears_stories_link_their_players_names(alice, bob):
+    game = start_oog([alice, bob])
+    for user in (alice, bob):
+        submit_program(game, user)
+    services.catch_up(game.pk)  # the resolution, queued on commit
+    game.refresh_from_db()
+    assert game.turn == 2
+    link = f'(<a class="player-link" href="{player_url(bob)}">Bob</a>)'
+    page = client_for(alice).get(game.get_absolute_url()).content.decode()
+    log = client_for(alice).get(reverse("game_log", args=[game.pk])).content.decode()
+    assert link in page and link in log

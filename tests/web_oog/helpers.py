@@ -182,8 +182,10 @@ def error_text(page: str) -> str:
 
 
 def plain(fragment: str) -> str:
-    """Text of an HTML fragment, tags removed and spaces collapsed."""
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", fragment)).split())
+    """Text of an HTML fragment, tags removed (inline ones, as a name's link, without a
+    space: "Blue (Bob)") and spaces collapsed."""
+    inline = re.sub(r"</?(?:a|abbr|b|em|i|span|strong|time)\b[^>]*>", "", fragment)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", inline)).split())
 
 
 def gear_count(page: str) -> int:
