@@ -150,8 +150,8 @@ def state(
     `user_id`, how many games in play wait for that user (else None); and whether the
     "watching" mark of `watch_seat_id` was written lately (`watching_due`). Raises Revoked if
     the key's grant (`tag`, the seat) no longer holds. In the steady case, one cache round trip
-    and no query; `fresh`: the grant read from the database (a stream told that it changed,
-    before the commit's own cache update may have landed)."""
+    and no query; `fresh`: the grant and the game's state read from the database (a stream
+    told that they changed, before the commit's own cache update may have landed)."""
     keys = [
         _state_key(game_id),
         _turns_key(user_id),
@@ -165,7 +165,7 @@ def state(
             (None, None) if fresh else (found.get(keys[3]), found.get(keys[4]))
         )
         _check_grant(game_id, user_id, watch_seat_id, tag, cached_tag, cached_owner)
-    game = found.get(keys[0])
+    game = None if fresh else found.get(keys[0])
     if game is None:
         game = _read_state(game_id)
         if game is not None and enabled():

@@ -415,6 +415,12 @@ async def _game_stream(request: HttpRequest, game_id: int, user_id: int):
             # is read from the database, and the periodic check is only a safety net.
             fresh = event is not None and event.get("kind") in ("access", "resync")
             viewer = await game_viewer(request, game_id, fresh)
+            if not fresh and viewer is not None and _behind(viewer, event):
+                # The game's event says what its commit made; a read older than that came from
+                # the cache's copy, which the commit refreshes only after the event may have
+                # arrived (live.forget_game, on_commit): read the database, or the page would
+                # stay on the older version until some later event (issue 34.9).
+                viewer = await game_viewer(request, game_id, True)
             checked = now
             if viewer is None or viewer.user_id != user_id:
                 yield _frame({"kind": "revoked"}, event="revoked")
@@ -425,6 +431,16 @@ async def _game_stream(request: HttpRequest, game_id: int, user_id: int):
         if mark is not None:
             WATCHING.discard(mark)
         events.HUB.unsubscribe(queue, *names)
+
+
+def _behind(viewer: Viewer, event: dict | None) -> bool:
+    """Is what was read older than the version (or chat count) this game event announced?"""
+    if event is None or event.get("kind") != "game":
+        return False
+    version, chat = event.get("version"), event.get("chat")
+    return (isinstance(version, int) and version > viewer.version) or (
+        isinstance(chat, int) and chat > viewer.chat
+    )
 
 
 async def next_event(queue: asyncio.Queue) -> dict | None:

@@ -16,3 +16,7 @@ DATABASES["default"]["NAME"] = os.environ["STREAM_DATABASE"]  # noqa: F405
 DATABASES["default"].setdefault("OPTIONS", {})["application_name"] = os.environ.get(  # noqa: F405
     "STREAM_APPLICATION_NAME", "geartable-stream"
 )
+# A test that gives this process a shared cache (CACHE_URL, Redis) gives it its own key prefix
+# too, so that no other test run's keys are read as this one's.
+if os.environ.get("STREAM_CACHE_KEY_PREFIX") and "LOCATION" in CACHES["default"]:  # noqa: F405
+    CACHES["default"]["KEY_PREFIX"] = os.environ["STREAM_CACHE_KEY_PREFIX"]  # noqa: F405
