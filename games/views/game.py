@@ -239,7 +239,9 @@ def game_fragment(request: HttpRequest, game_id: int) -> HttpResponse:
 def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     """The live-update check: one indexed query. 204 if nothing changed since version `v` (and
     chat message count `c`, when given); 200 with `X-Refresh: game` and/or `chat` if the page
-    should fetch those fragments again; 286 (htmx's "stop polling") once the game is over."""
+    should fetch those fragments again, and the version and chat count they will show
+    (`X-Game-Version`, `X-Chat-Seq`: the page fetches only what is newer than it shows); 286
+    (htmx's "stop polling") once the game is over."""
     try:
         seen = int(request.GET.get("v", ""))
         seen_chat = int(request.GET["c"]) if "c" in request.GET else None
@@ -282,7 +284,12 @@ def _poll_answer(
         changed.append("chat")
     if changed:
         return HttpResponse(
-            status=200, headers={"X-Refresh": ",".join(changed), "X-Game-Version": str(version)}
+            status=200,
+            headers={
+                "X-Refresh": ",".join(changed),
+                "X-Game-Version": str(version),
+                "X-Chat-Seq": str(chat_seq),
+            },
         )
     if status in (Status.FINISHED, Status.ABORTED) and seen_chat is None:
         return HttpResponseStopPolling()

@@ -71,6 +71,25 @@
     };
   }
 
+  // A page that is still behind what was announced (its fetch failed: offline, a restart)
+  // fetches again after this long, doubled each time up to CATCH_UP_MAX_MS; and a fetch whose
+  // answer never came is given up after FETCH_GIVE_UP_MS, so that one lost request cannot
+  // hold the page.
+  const CATCH_UP_MS = 2000;
+  const CATCH_UP_MAX_MS = 60000;
+  const FETCH_GIVE_UP_MS = 30000;
+
+  // The parts of a game page that follow the game, and the number each one shows: #game its
+  // version (data-version), #chat-log the chat's count (data-seq). Both only ever grow.
+  const VERSIONED = { game: "data-version", "chat-log": "data-seq" };
+
+  // The number in an answer's own part: `<div id="game" … data-version="17">`; null if none.
+  function numberIn(html, id) {
+    const tag = new RegExp('<[a-z]+\\b[^>]*\\bid="' + id + '"[^>]*>').exec(html || "");
+    const found = tag && new RegExp("\\b" + VERSIONED[id] + '="(\\d+)"').exec(tag[0]);
+    return found ? Number(found[1]) : null;
+  }
+
   function startLive(live) {
     let timer = null;
     let stopped = false;
@@ -85,25 +104,78 @@
       timer = setTimeout(tick, document.hidden ? hiddenMs : visibleMs);
     }
 
+    // The one rule (docs/live.md, "A page converges"): what the page shows is read from the
+    // page itself, the data-version of the #game it last swapped in (and #chat-log's
+    // data-seq), never from what an event said. Events and the poll only announce: `wanted`
+    // keeps the newest number announced, and `converge` fetches while the page shows less,
+    // one fetch at a time; when it lands, it looks again (a burst that came meanwhile is one
+    // more fetch, however many events it held). An answer older than what the page shows is
+    // never swapped in (keepNewest, below), whatever order the answers arrive in.
+    function shownVersion() {
+      const game = document.getElementById("game");
+      return Number(game ? game.dataset.version : live.dataset.version);
+    }
+    function shownChat() {
+      const chat = document.getElementById("chat-log");
+      return chat ? Number(chat.dataset.seq) : null;
+    }
+    const wanted = { version: shownVersion(), chat: shownChat() === null ? -1 : shownChat() };
+    let fetching = false;
+    let catchUp = null;
+    let catchUpMs = CATCH_UP_MS;
+
+    function announce(version, chat) {
+      if (isFinite(version) && version > wanted.version) wanted.version = version;
+      if (isFinite(chat) && chat > wanted.chat) wanted.chat = chat;
+      converge();
+    }
+
+    function behind() {
+      const chat = shownChat();
+      return wanted.version > shownVersion() || (chat !== null && wanted.chat > chat);
+    }
+
     function refresh(selector, url) {
       const target = document.querySelector(selector);
       if (!target || !url) return Promise.resolve();
       if (!window.htmx) { window.location.reload(); return Promise.resolve(); }
-      return htmx.ajax("GET", url, { target: target, swap: "outerHTML" });
+      // The request's source is the part's parent: a queue of its own (the body's, shared by
+      // every htmx.ajax, would hold a second request back and settle its promise at once), and
+      // still in the page when the answer lands, so that htmx's afterRequest (the "Your turn"
+      // count it carries) reaches the document even if the part was replaced meanwhile.
+      const source = target.parentElement || target;
+      const request = htmx.ajax("GET", url, { source: source, target: target, swap: "outerHTML" });
+      return Promise.race([request, new Promise(function (resolve) {
+        setTimeout(resolve, FETCH_GIVE_UP_MS);
+      })]);
+    }
+
+    function converge() {
+      if (fetching) return;  // looked at again when the fetch in flight lands
+      clearTimeout(catchUp);
+      if (!document.getElementById("game")) {  // a table's page: it is drawn whole
+        if (wanted.version > shownVersion()) window.location.reload();
+        return;
+      }
+      const work = [];
+      if (wanted.version > shownVersion()) work.push(refresh("#game", live.dataset.gameUrl));
+      const chat = shownChat();
+      if (chat !== null && wanted.chat > chat) work.push(refresh("#chat-log", live.dataset.chatUrl));
+      if (!work.length) { catchUpMs = CATCH_UP_MS; return; }
+      fetching = true;
+      const asked = { version: wanted.version, chat: wanted.chat };
+      Promise.all(work).catch(function () { /* offline for a moment */ }).then(function () {
+        fetching = false;
+        if (wanted.version > asked.version || wanted.chat > asked.chat) { converge(); return; }
+        if (!behind()) { catchUpMs = CATCH_UP_MS; return; }
+        // Still behind and nothing newer announced: the fetch failed. Again in a moment.
+        catchUp = setTimeout(converge, catchUpMs);
+        catchUpMs = Math.min(catchUpMs * 2, CATCH_UP_MAX_MS);
+      });
     }
 
     function tick() {
-      const game = document.getElementById("game");
-      const chat = document.getElementById("chat-log");
-      const params = new URLSearchParams();
-      params.set("v", game ? game.dataset.version : live.dataset.version);
-      if (chat) params.set("c", chat.dataset.seq);
-      // A tab out of sight is not someone watching: their "your turn" e-mail still goes.
-      if (document.hidden) params.set("h", "1");
-      const token = new URLSearchParams(window.location.search).get("token");
-      if (token) params.set("t", token);
-      // The page's signed key: the check answers without the session (games/live.py).
-      if (live.dataset.pollKey) params.set("k", live.dataset.pollKey);
+      const params = new URLSearchParams(streamParams());
       fetch(live.dataset.pollUrl + "?" + params.toString(), { credentials: "same-origin" })
         .then(function (resp) {
           showYourTurn(resp.headers.get("X-Your-Turn"));
@@ -114,52 +186,42 @@
           if (resp.status === 286) { stopped = true; return; }
           if (resp.status !== 200) return;
           const what = (resp.headers.get("X-Refresh") || "").split(",");
-          if (!game && what.indexOf("game") >= 0) { window.location.reload(); return; }
-          const work = [];
-          if (what.indexOf("game") >= 0) work.push(refresh("#game", live.dataset.gameUrl));
-          if (what.indexOf("chat") >= 0) work.push(refresh("#chat-log", live.dataset.chatUrl));
-          return Promise.all(work);
+          announce(
+            what.indexOf("game") >= 0 ? Number(resp.headers.get("X-Game-Version")) : NaN,
+            what.indexOf("chat") >= 0 ? Number(resp.headers.get("X-Chat-Seq")) : NaN
+          );
         })
         .catch(function () { /* offline for a moment: try again later */ })
         .finally(function () {
+          converge();  // the safety net: a page still behind, for whatever reason, catches up
           if (stream) stream.retry();
           schedule();
         });
     }
 
-    // An event names what changed (game, version, chat count); the page fetches its own
-    // fragments as the poll's "changed" answer does, only when it is behind.
-    let busy = null;
+    // An event names what changed (game, version, chat count): an announcement, as the poll's.
     function onEvent(data) {
       if (data.kind === "turns") { showYourTurn(String(data.your_turn)); return; }
       if (data.version === undefined) return;
-      const game = document.getElementById("game");
-      const chat = document.getElementById("chat-log");
-      const version = Number(game ? game.dataset.version : live.dataset.version);
-      if (!game && data.version !== version) { window.location.reload(); return; }
-      const work = [];
-      if (data.version !== version) work.push(refresh("#game", live.dataset.gameUrl));
-      if (chat && data.chat !== Number(chat.dataset.seq)) {
-        work.push(refresh("#chat-log", live.dataset.chatUrl));
-      }
-      if (!work.length) return;
-      // One refresh at a time: an event that lands meanwhile is compared again afterwards.
-      const previous = busy || Promise.resolve();
-      busy = previous.then(function () { return Promise.all(work); }).catch(function () {});
+      announce(Number(data.version), Number(data.chat));
     }
 
-    stream = openStream(live.dataset.streamUrl, function () {
+    // What the page shows, for the poll and the stream (which sends at once what is newer).
+    function streamParams() {
       const params = new URLSearchParams();
-      const game = document.getElementById("game");
-      const chat = document.getElementById("chat-log");
-      params.set("v", game ? game.dataset.version : live.dataset.version);
-      if (chat) params.set("c", chat.dataset.seq);
+      params.set("v", String(shownVersion()));
+      const chat = shownChat();
+      if (chat !== null) params.set("c", String(chat));
+      // A tab out of sight is not someone watching: their "your turn" e-mail still goes.
       if (document.hidden) params.set("h", "1");
       const token = new URLSearchParams(window.location.search).get("token");
       if (token) params.set("t", token);
+      // The page's signed key: the check answers without the session (games/live.py).
       if (live.dataset.pollKey) params.set("k", live.dataset.pollKey);
       return params.toString();
-    }, onEvent, schedule);
+    }
+
+    stream = openStream(live.dataset.streamUrl, streamParams, onEvent, schedule);
 
     document.addEventListener("visibilitychange", function () {
       if (stopped) return;
@@ -207,17 +269,47 @@
     }, FRAME_POLL_MS);
   }
 
-  // A refused move (400/403/409) comes back as the fragment with the error in words: htmx does
-  // not swap 4xx responses by default, so swap it when it replaces its target (#game, #chat-log).
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    const status = event.detail.xhr.status;
-    const target = event.detail.target;
-    const body = event.detail.serverResponse || "";
-    if (status >= 400 && status < 500 && target && target.id &&
-        body.indexOf('id="' + target.id + '"') >= 0) {
-      event.detail.shouldSwap = true;
-      event.detail.isError = false;
+  // Before any htmx swap (a live fetch, a move's answer, a tapped card, a chat message):
+  // - A refused move (400/403/409) comes back as the fragment with the error in words: htmx
+  //   does not swap 4xx responses by default, so swap it when it replaces its target.
+  // - keepNewest: #game and #chat-log never go back. An answer older than what the part shows
+  //   (a move's answer landing after the fragment that already shows the bot's reply; a fetch
+  //   for version N after one for N+1) is not swapped in, nor its "Your turn" count taken. An
+  //   answer whose part was replaced while it was on its way goes to the part as it is now
+  //   (htmx would throw on the detached one and the request would never settle).
+  function swapRules(event) {
+    const detail = event.detail;
+    let target = detail.target;
+    if (!target || !target.id) return;
+    if (VERSIONED[target.id] && !document.contains(target)) {
+      const now = document.getElementById(target.id);
+      if (!now) { detail.shouldSwap = false; return; }
+      detail.target = target = now;
     }
+    const status = detail.xhr.status;
+    const body = detail.serverResponse || "";
+    if (status >= 400 && status < 500 && body.indexOf('id="' + target.id + '"') >= 0) {
+      detail.shouldSwap = true;
+      detail.isError = false;
+    }
+    if (!VERSIONED[target.id]) return;
+    const incoming = numberIn(body, target.id);
+    if (incoming !== null && incoming < Number(target.getAttribute(VERSIONED[target.id]))) {
+      detail.shouldSwap = false;
+      detail.xhr.geartableStale = true;
+    }
+  }
+  document.addEventListener("htmx:beforeSwap", swapRules);
+  // An event on a part no longer in the page does not reach the document: the rules listen on
+  // each versioned part that a request targets, too, for that case only.
+  function onDetachedSwap(event) {
+    if (!document.contains(event.currentTarget)) swapRules(event);
+  }
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    const target = event.detail.target;
+    if (!target || !VERSIONED[target.id] || target.geartableRules) return;
+    target.geartableRules = true;
+    target.addEventListener("htmx:beforeSwap", onDetachedSwap);
   });
 
   // Keyboard play: after #game is swapped, the keyboard goes to the control the server marked
@@ -227,7 +319,7 @@
   let focusAfterSwap = null;
   document.addEventListener("htmx:beforeSwap", function (event) {
     const target = event.detail.target;
-    if (!target || target.id !== "game") return;
+    if (!target || target.id !== "game" || !event.detail.shouldSwap) return;
     const source = event.target;  // the link or form that asked, or #game itself for the poll
     const byPlayer = source !== target && target.contains(source);
     const active = document.activeElement;
@@ -366,7 +458,8 @@
   }
   document.addEventListener("htmx:afterRequest", function (event) {
     const xhr = event.detail.xhr;
-    if (xhr) showYourTurn(xhr.getResponseHeader("X-Your-Turn"));
+    // An answer too old to be shown (keepNewest) has an old count too.
+    if (xhr && !xhr.geartableStale) showYourTurn(xhr.getResponseHeader("X-Your-Turn"));
   });
 
   // The lobby's "new game" form: only the chosen game's own settings, and only the numbers of

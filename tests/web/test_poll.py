@@ -32,6 +32,7 @@ def test_poll_says_204_while_nothing_changed_and_200_once_something_did(alice, b
     response = poll(client, game, seen)
     assert response.status_code == 200
     assert response["X-Game-Version"] == str(game.version)
+    assert response["X-Chat-Seq"] == str(game.chat_seq)  # the page fetches only what is newer
     assert poll(client, game, game.version).status_code == 204
 
 
