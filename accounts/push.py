@@ -5,19 +5,21 @@ A browser's `PushSubscription.toJSON()` is `{"endpoint": ..., "keys": {"p256dh":
 endpoint is an https URL of a known push service on port 443 (the server will POST to it: never
 to an address of the site's own network), read as the sender reads it and stored as it will be
 sent (`push_url`, which the sender calls again: games/webpush.py); the keys are base64url of the
-right sizes and the public key is a point on P-256.
+right sizes and the public key is a point on P-256. An endpoint registered by another account
+moves only with its own keys (`subscribe`).
 """
 
 from __future__ import annotations
 
 import base64
 import binascii
+import hmac
 import re
 from dataclasses import dataclass
 
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from requests.exceptions import RequestException
 from requests.models import PreparedRequest
 from urllib3.util import parse_url
@@ -44,6 +46,12 @@ class PushError(Exception):
         super().__init__(message)
         self.message = message
         self.status = status
+
+
+TAKEN = (
+    "This device's notifications belong to another account. Turn them off there, or subscribe "
+    "from the device itself."
+)
 
 
 @dataclass(frozen=True)
@@ -189,9 +197,19 @@ def parse(data: object) -> Keys:
 
 
 def subscribe(user: User, keys: Keys, user_agent: str = "") -> PushSubscription:
-    """Store this device for `user` (one row per endpoint: a device that subscribes again, or
-    passes to another account on the same browser, keeps its one row). PushError when the
-    player already has PUSH_DEVICES_PER_USER other devices."""
+    """Store this device for `user`: one row per endpoint. A device that subscribes again keeps
+    its row (its keys renewed). An endpoint another account registered passes to `user` only
+    with the same keys: the browser's own subscription, which a second account on the same
+    browser gets back from `getSubscription()`; the keys' auth secret never leaves the device
+    and the server, so knowing the endpoint alone is not enough (409, nothing changed:
+    docs/notifications.md, "Whose device"). PushError when the player already has
+    PUSH_DEVICES_PER_USER other devices."""
+    fields = {
+        "user": user,
+        "p256dh": keys.p256dh,
+        "auth": keys.auth,
+        "user_agent": user_agent[:300],
+    }
     with transaction.atomic():
         # The player's rows locked: two requests at once cannot both pass the limit.
         mine = list(
@@ -204,16 +222,24 @@ def subscribe(user: User, keys: Keys, user_agent: str = "") -> PushSubscription:
                 f"You already have {len(mine)} devices for notifications: remove one on your "
                 "profile first."
             )
-        row, _ = PushSubscription.objects.update_or_create(
-            endpoint=keys.endpoint,
-            defaults={
-                "user": user,
-                "p256dh": keys.p256dh,
-                "auth": keys.auth,
-                "user_agent": user_agent[:300],
-            },
-        )
+        row = PushSubscription.objects.select_for_update().filter(endpoint=keys.endpoint).first()
+        if row is None:
+            try:
+                with transaction.atomic():
+                    return PushSubscription.objects.create(endpoint=keys.endpoint, **fields)
+            except IntegrityError:  # another request stored it first: its row decides
+                row = PushSubscription.objects.select_for_update().get(endpoint=keys.endpoint)
+        if row.user_id != user.pk and not same_keys(row, keys):
+            raise PushError(TAKEN, 409)
+        for name, value in fields.items():
+            setattr(row, name, value)
+        row.save(update_fields=list(fields))
     return row
+
+
+def same_keys(row: PushSubscription, keys: Keys) -> bool:
+    """Are these the keys stored for the row's device (its public key and auth secret)?"""
+    return hmac.compare_digest(f"{row.p256dh}.{row.auth}", f"{keys.p256dh}.{keys.auth}")
 
 
 def unsubscribe(user: User, *, endpoint: str | None = None, pk: int | None = None) -> int:
