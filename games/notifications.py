@@ -347,6 +347,12 @@ def _send_push(push: Push, build, topic: str, urgent: bool, unreached) -> bool:
         outbox.mark_skipped(push, str(exc))
         unreached()
         return False
+    except webpush.Refused as exc:  # a device the server may not POST to: dropped for good
+        log.warning("Push %s refused: %s", push.pk, exc)
+        push.subscription.delete()
+        outbox.mark_failed(push, str(exc), final=True)
+        unreached()
+        return False
     except Exception as exc:  # refused, unreachable, timed out: retried with backoff
         outbox.mark_failed(push, repr(exc))
         unreached()

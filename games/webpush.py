@@ -15,14 +15,16 @@ import functools
 import json
 import time
 from datetime import timedelta
-from urllib.parse import urlsplit
 
+import requests
 from django.conf import settings
 from django.utils import timezone
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
+from requests.adapters import HTTPAdapter
 
 from accounts.models import PushSubscription
+from accounts.push import PushError, PushURL, push_url
 from games import effects, outbox
 from games.models import Invitation, Notification, Push
 
@@ -34,6 +36,34 @@ GONE = (404, 410)  # the device unsubscribed: the subscription is deleted
 
 class Gone(Exception):
     """The push service says this subscription no longer exists (404 or 410)."""
+
+
+class Refused(Exception):
+    """The endpoint is not one the server may POST to (`accounts.push.push_url`, the outbound
+    push URL right): nothing was sent, and nothing will be (not retried)."""
+
+
+def target(endpoint: str) -> PushURL:
+    """The URL to send to, by the outbound push URL right; Refused if there is none."""
+    try:
+        return push_url(endpoint)
+    except PushError as exc:
+        raise Refused(f"Not sent: the device's endpoint is refused. {exc.message}") from None
+
+
+class CheckedAdapter(HTTPAdapter):
+    """requests' transport, checking the request it is about to send: its URL (the one urllib3
+    connects by) must be exactly what the outbound push URL right allows, a redirect's too."""
+
+    def send(self, request, *args, **kwargs):
+        try:
+            allowed = push_url(request.url).url == request.url
+        except PushError:
+            allowed = False
+        if not allowed:  # a redirect elsewhere, or the URL changed on its way to urllib3
+            url = request.url[:200]
+            raise Refused(f"Not sent: the request's URL is not one a push may go to: {url}")
+        return super().send(request, *args, **kwargs)
 
 
 def enabled() -> bool:
@@ -153,32 +183,36 @@ def queue_invitation(invitation: Invitation) -> list[int]:
 
 
 def transmit(subscription: PushSubscription, payload: dict, *, topic: str, urgent: bool) -> None:
-    """Send one push; raises Gone (404/410), or any other error for a retry."""
-    endpoint = subscription.endpoint
-    parts = urlsplit(endpoint)
+    """Send one push; raises Refused (the endpoint may not be sent to: a row stored before the
+    check, or edited since), Gone (404/410), or any other error for a retry."""
+    url = target(subscription.endpoint)
     claims = {
         "sub": settings.VAPID_SUBJECT,
-        "aud": f"{parts.scheme}://{parts.netloc}",
+        "aud": url.origin,
         "exp": int(time.time()) + 12 * 3600,  # at most 24 h (RFC 8292 2)
     }
-    try:
-        webpush(
-            subscription_info={
-                "endpoint": endpoint,
-                "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
-            },
-            data=json.dumps(payload, separators=(",", ":")),
-            vapid_private_key=_vapid(settings.VAPID_PRIVATE_KEY),
-            vapid_claims=claims,
-            ttl=settings.PUSH_TTL,
-            timeout=settings.PUSH_TIMEOUT,
-            headers={
-                "Urgency": "high" if urgent else "normal",
-                "Topic": topic,
-            },
-        )
-    except WebPushException as exc:
-        status = getattr(exc.response, "status_code", None)
-        if status in GONE:
-            raise Gone(f"The push service answered {status}: the device unsubscribed") from exc
-        raise RuntimeError(f"The push service answered {status}: {exc.message[:300]}") from exc
+    with requests.Session() as session:
+        session.mount("https://", CheckedAdapter())
+        session.mount("http://", CheckedAdapter())
+        try:
+            webpush(
+                subscription_info={
+                    "endpoint": url.url,
+                    "keys": {"p256dh": subscription.p256dh, "auth": subscription.auth},
+                },
+                data=json.dumps(payload, separators=(",", ":")),
+                vapid_private_key=_vapid(settings.VAPID_PRIVATE_KEY),
+                vapid_claims=claims,
+                ttl=settings.PUSH_TTL,
+                timeout=settings.PUSH_TIMEOUT,
+                headers={
+                    "Urgency": "high" if urgent else "normal",
+                    "Topic": topic,
+                },
+                requests_session=session,
+            )
+        except WebPushException as exc:
+            status = getattr(exc.response, "status_code", None)
+            if status in GONE:
+                raise Gone(f"The push service answered {status}: the device unsubscribed") from exc
+            raise RuntimeError(f"The push service answered {status}: {exc.message[:300]}") from exc

@@ -46,3 +46,42 @@ def test_a_game_is_locked_in_one_place():
         if ("select_for_update" in line and "Game" in line) or "FOR UPDATE" in line
     ]
     assert found == []
+
+
+ACCOUNTS = GAMES.parent / "accounts"
+# A URL read: a parser called, or a URL library imported.
+URL_READERS = re.compile(
+    r"\b(urlsplit|urlparse|urljoin|parse_url|prepare_url)\("
+    r"|^\s*(from|import) (urllib3|urllib\.parse|rfc3986|requests\.models|requests\.utils)\b",
+    re.M,
+)
+# Who may read a URL, and which: the push endpoints are accounts/push.py's alone.
+URL_READING = {
+    "accounts/push.py": "push endpoints: push_url, the outbound push URL right",
+    "games/notifications.py": "SITE_URL's host, the e-mails' Message-ID domain",
+}
+
+
+def test_the_outbound_push_url_is_decided_in_one_place():
+    """Issue 34.1: `accounts.push.push_url` is the one reading of a push endpoint, with the
+    sender's parser; the subscribe door stores what it returns and the sender calls it again,
+    on the request itself (`games.webpush.CheckedAdapter`). No other module reads a URL of its
+    own (a second reading is how `\\` once meant one host to urlsplit and another to urllib3),
+    and only games/webpush.py sends a push."""
+    sources = {
+        p.relative_to(GAMES.parent).as_posix(): p.read_text()
+        for root in (GAMES, ACCOUNTS)
+        for p in sorted(root.rglob("*.py"))
+        if "migrations" not in p.parts
+    }
+    readers = {name for name, text in sources.items() if URL_READERS.search(text)}
+    assert readers == set(URL_READING)
+    assert "endpoint" not in sources["games/notifications.py"].replace("webpush", "")
+    defined = [name for name, text in sources.items() if re.search(r"^def push_url\(", text, re.M)]
+    assert defined == ["accounts/push.py"]
+    senders = {name for name, text in sources.items() if re.search(r"\bwebpush\(", text)}
+    assert senders == {"games/webpush.py"}
+    sender = sources["games/webpush.py"]
+    assert "push_url(" in sender and "requests_session=session" in sender
+    assert sender.count("CheckedAdapter()") == 2  # https:// and http://
+    assert "push.push_url(" in sources["games/views/push.py"]

@@ -47,19 +47,20 @@ def subscribe(request: HttpRequest) -> JsonResponse:
         keys = push.parse(_json(request))
         row = push.subscribe(request.user, keys, request.headers.get("User-Agent", ""))
     except push.PushError as exc:
-        return _refuse(exc.message)
+        return _refuse(exc.message, exc.status)
     return JsonResponse({"id": row.pk, "device": row.device}, status=201)
 
 
 @login_required
 @require_POST
 def unsubscribe(request: HttpRequest) -> JsonResponse:
-    """Forget this device (the switch turned off): {"endpoint": ...}."""
+    """Forget this device (the switch turned off): {"endpoint": ...}, one of the player's own
+    (another's endpoint: nothing removed)."""
     try:
         data = _json(request)
-        endpoint = push.check_endpoint(data.get("endpoint") if isinstance(data, dict) else None)
+        endpoint = push.push_url(data.get("endpoint") if isinstance(data, dict) else None).url
     except push.PushError as exc:
-        return _refuse(exc.message)
+        return _refuse(exc.message, exc.status)
     return JsonResponse({"removed": push.unsubscribe(request.user, endpoint=endpoint)})
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from tests.push.service import PushService, vapid_pair
+from tests.push.service import PushService, Trap, vapid_pair
 
 VAPID_PUBLIC, VAPID_PRIVATE = vapid_pair()
 
@@ -24,3 +24,11 @@ def push_service(push_on):
     service.start()
     yield service
     service.stop()
+
+
+@pytest.fixture
+def trap():
+    """A loopback port no push may reach (tests/push/service.py: Trap)."""
+    trap = Trap()
+    yield trap
+    trap.close()

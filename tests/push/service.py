@@ -7,8 +7,10 @@ the endpoint's origin; `exp` in the future, at most a day ahead), answers 201, a
 encrypted body. `Device` holds a subscription's private key and auth secret and decrypts each
 body (`http_ece`, aes128gcm), as the browser would before showing it.
 
-A test can make the service answer an endpoint with another status (410: the device is gone), or
-stop it (the push service is down) and start it again on the same port.
+A test can make the service answer an endpoint with another status (410: the device is gone) or
+redirect it elsewhere (307), or stop it (the push service is down) and start it again on the
+same port. `Trap` is a port nobody may connect to: a listening socket that records whether
+anyone did.
 """
 
 from __future__ import annotations
@@ -92,6 +94,7 @@ class PushService:
     port: int = 0
     received: list[Push] = field(default_factory=list)
     answers: dict[str, int] = field(default_factory=dict)  # path -> status to answer
+    redirects: dict[str, str] = field(default_factory=dict)  # path -> a 307's Location
     errors: list[str] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
 
@@ -119,6 +122,9 @@ class PushService:
             def do_POST(self) -> None:  # noqa: N802 (http.server's name)
                 body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 status, claims = service.check(self)
+                location = service.redirects.get(self.path)
+                if location and status == 201:
+                    status = 307
                 with service.lock:
                     service.received.append(
                         Push(
@@ -130,6 +136,8 @@ class PushService:
                         )
                     )
                 self.send_response(status)
+                if status == 307:
+                    self.send_header("Location", location)
                 self.send_header("Content-Length", "0")
                 self.end_headers()
 
@@ -196,3 +204,30 @@ class PushService:
                 for p in self.received
                 if p.status == 201 and (path_name is None or p.path == f"/push/{path_name}")
             ]
+
+
+class Trap:
+    """A listening socket on loopback (`host`, a free port) that accepts nothing: a connection
+    made to it waits in its backlog, so once a sender's attempt is over, `connected()` says
+    whether it connected, without waiting."""
+
+    def __init__(self, host: str = "127.0.0.1") -> None:
+        self.socket = socket.socket()
+        self.socket.bind((host, 0))
+        self.socket.listen(8)
+        self.socket.setblocking(False)
+        self.host, self.port = self.socket.getsockname()
+        self.seen = 0
+
+    def connected(self) -> int:
+        """How many connections were made to it so far."""
+        while True:
+            try:
+                conn, _ = self.socket.accept()
+            except BlockingIOError:
+                return self.seen
+            conn.close()
+            self.seen += 1
+
+    def close(self) -> None:
+        self.socket.close()

@@ -18,6 +18,7 @@ from tests.push.service import Device, b64url
 pytestmark = pytest.mark.django_db
 
 SUBSCRIBE = "/accounts/push/subscribe/"
+UNSUBSCRIBE = "/accounts/push/unsubscribe/"
 CHROME = "Mozilla/5.0 (Linux; Android 14) AppleWebKit/537.36 Chrome/140.0 Mobile Safari/537.36"
 
 
@@ -48,12 +49,45 @@ def test_a_device_subscribes_once_and_is_listed_on_the_profile(push_on, alice_cl
 
 
 def test_a_device_passed_to_another_account_moves_with_it(push_on, alice_client, bob):
+    """Bob logs in on Alice's browser: its page gets the same subscription back from the
+    browser (`getSubscription()`: the same endpoint, the same keys), which proves the device is
+    in Bob's hands, and the device moves to him."""
     device = fcm()
     post_json(alice_client, SUBSCRIBE, device.subscription())
     bob_client = Client()
     bob_client.force_login(bob)
     assert post_json(bob_client, SUBSCRIBE, device.subscription()).status_code == 201
     assert list(PushSubscription.objects.values_list("user", flat=True)) == [bob.pk]
+    # Now it is Bob's to remove, and no longer Alice's.
+    alice_off = post_json(alice_client, UNSUBSCRIBE, {"endpoint": device.endpoint})
+    assert alice_off.json() == {"removed": 0}
+    assert post_json(bob_client, UNSUBSCRIBE, {"endpoint": device.endpoint}).json() == {
+        "removed": 1
+    }
+
+
+def test_knowing_a_devices_endpoint_does_not_take_it_over(push_on, alice_client, alice, bob):
+    """Issue 34.5: Mallory (bob) knows Alice's endpoint, not her device's keys. Subscribing it
+    with keys of his own is refused (409, a sentence), changes nothing, and he cannot remove
+    it either: her pushes still go to her, encrypted for her device."""
+    device = fcm()
+    post_json(alice_client, SUBSCRIBE, device.subscription(), HTTP_USER_AGENT=CHROME)
+    before = PushSubscription.objects.values().get()
+    bob_client = Client()
+    bob_client.force_login(bob)
+    for keys in (
+        Device(device.endpoint).subscription()["keys"],  # keys of his own
+        {**device.subscription()["keys"], "auth": b64url(b"g" * 16)},  # her public key, a guess
+    ):
+        answer = post_json(bob_client, SUBSCRIBE, {"endpoint": device.endpoint, "keys": keys})
+        assert answer.status_code == 409
+        assert "belong to another account" in answer.json()["error"]
+        assert PushSubscription.objects.values().get() == before
+    assert post_json(bob_client, UNSUBSCRIBE, {"endpoint": device.endpoint}).json() == {
+        "removed": 0
+    }
+    assert PushSubscription.objects.values().get() == before
+    assert before["user_id"] == alice.pk
 
 
 def _with(**changes) -> dict:
@@ -80,7 +114,7 @@ NOT_ON_CURVE = b64url(b"\x04" + b"\x01" * 64)
         (_with(endpoint="https://evil.example/fcm.googleapis.com"), "known push service"),
         (_with(endpoint="https://fcm.googleapis.com.evil.example/x"), "known push service"),
         (_with(endpoint="https://fcm.googleapis.com/" + "x" * 1000), "longer than"),
-        (_with(endpoint="https://user:pw@fcm.googleapis.com/x"), "not a push service"),
+        (_with(endpoint="https://user:pw@fcm.googleapis.com/x"), "known push service"),
         (_with(keys=None), "no keys"),
         (_with(p256dh=b64url(b"\x04" + b"\x01" * 30)), "65 bytes"),
         (_with(p256dh="not base64!"), "base64url"),
