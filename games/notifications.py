@@ -333,8 +333,8 @@ def _deliver_invitation_push(push: Push) -> bool:
         reason = "Not sent: the device was removed."
     elif not webpush.may_push(invitation.user, "invitation"):
         reason = "No longer wanted: the player cannot be reached."
-    elif not finishing(push) and (invitation.accepted or invitation.game.status != Status.OPEN):
-        reason = "Not needed: the invitation was taken up, or the table is no longer open."
+    elif not finishing(push):
+        reason = invitations.not_owed(invitation)
     if reason:
         outbox.mark_skipped(push, reason)
         return False
@@ -527,8 +527,10 @@ def send_invitation(invitation_id: int) -> bool:
     headers = {"Message-ID": message_id(invitation)}
     decline = unsubscribe = None
     # The invitee's rules again (games/invitations.py): preferences and the suppression list
-    # may have changed since it was written.
+    # may have changed since it was written; and the table's: cancelled, started, taken up.
     reason = invitations.email_unwanted(invitation)
+    if not reason and not finishing(invitation):
+        reason = invitations.not_owed(invitation)
     if reason:
         outbox.mark_skipped(invitation, reason)
         return False
