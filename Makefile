@@ -42,12 +42,12 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(VENV)/bin/uv
 # One ASGI process serves the whole site and its event streams (config/run_settings.py): a move
 # in one browser reaches the others at once, through the process's in-memory hub. It restarts
 # when the code changes; open streams are cut after a second (they reconnect by themselves).
+# PORT reaches the settings too: the links in e-mails and the printed ones use it (SITE_URL).
 PORT ?= 8000
 run: $(VENV)/.runtime
 	DEBUG=$${DEBUG:-true} $(PY) manage.py migrate --noinput -v 0
-	DEBUG=$${DEBUG:-true} $(PY) manage.py demo_accounts
-	@echo "Geartable: http://127.0.0.1:$(PORT)/ (live updates pushed; Ctrl-C stops it)"
-	DEBUG=$${DEBUG:-true} DJANGO_SETTINGS_MODULE=config.run_settings $(PY) -m uvicorn \
+	DEBUG=$${DEBUG:-true} PORT=$(PORT) $(PY) manage.py demo_accounts
+	DEBUG=$${DEBUG:-true} PORT=$(PORT) DJANGO_SETTINGS_MODULE=config.run_settings $(PY) -m uvicorn \
 	  config.asgi:application --host 127.0.0.1 --port $(PORT) --lifespan off \
 	  --timeout-graceful-shutdown 1 --reload --reload-dir config --reload-dir games --reload-dir accounts
 

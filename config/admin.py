@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 
 from accounts.models import User
-from games import moderation, tasks
+from games import moderation, outbox, tasks
 from games.models import (
     AccountMail,
     Digest,
@@ -75,7 +75,8 @@ def dashboard_figures() -> dict:
 
 
 def outbox_figures() -> dict:
-    """What is owed, for the outbox page: e-mails by state and age, stuck games."""
+    """What is owed, for the outbox page: e-mails by state and age, stuck games; and what may
+    have gone twice (sent again after an attempt that may have arrived)."""
     now = timezone.now()
     rows = []
     models = (
@@ -88,6 +89,7 @@ def outbox_figures() -> dict:
     for label, model in models:
         counts = {"pending": Q(state="pending"), "retrying": Q(state="pending", attempts__gt=0)}
         counts |= {"sending": Q(state="sending"), "failed": Q(state="failed")}
+        counts["maybe_doubled"] = outbox.MAYBE_DOUBLED
         aggregates = {name: Count("pk", filter=q) for name, q in counts.items()}
         for i, (_, young, old) in enumerate(AGES):
             age = Q(created__lte=now - young) & (Q(created__gt=now - old) if old else Q())

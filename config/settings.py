@@ -32,7 +32,9 @@ if not SECRET_KEY:
     SECRET_KEY = "django-insecure-dev-only-key-never-use-in-production-3f9a1c"  # noqa: S105
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
-SITE_URL = env_str("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+# The address in e-mails and printed links. Unset, it is `make run`'s: the port it serves on
+# (PORT, which the Makefile passes to every command of `make run PORT=...`).
+SITE_URL = env_str("SITE_URL", f"http://127.0.0.1:{env_int('PORT', 8000, minimum=1)}").rstrip("/")
 if not SITE_URL.startswith(("http://", "https://")):
     raise ImproperlyConfigured(f"SITE_URL must start with http:// or https://, not {SITE_URL!r}")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [SITE_URL])

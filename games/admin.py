@@ -453,7 +453,7 @@ class NotificationAdmin(admin.ModelAdmin):
         "next_attempt",
         "error",
     ]
-    list_filter = ["state", "kind", "created"]
+    list_filter = ["state", "maybe_sent", "kind", "created"]
     search_fields = ["user__username", "user__email"]
     readonly_fields = [
         "kind",
@@ -497,7 +497,7 @@ class InvitationAdmin(admin.ModelAdmin):
         "state",
         "sent",
     ]
-    list_filter = ["state", "via"]
+    list_filter = ["state", "maybe_sent", "via"]
     search_fields = ["inviter__username", "user__username", "email"]
     raw_id_fields = ["game", "inviter", "user"]
 
@@ -505,7 +505,7 @@ class InvitationAdmin(admin.ModelAdmin):
 @admin.register(Digest)
 class DigestAdmin(admin.ModelAdmin):
     list_display = ["created", "day", "user", "state", "attempts", "next_attempt", "error"]
-    list_filter = ["state", "day"]
+    list_filter = ["state", "maybe_sent", "day"]
     search_fields = ["user__username", "user__email"]
     readonly_fields = [f.name for f in Digest._meta.fields]
 
@@ -519,7 +519,7 @@ class PushAdmin(admin.ModelAdmin):
     payload is built when sent and never stored)."""
 
     list_display = ["created", "notification", "subscription", "state", "attempts", "error"]
-    list_filter = ["state", "created"]
+    list_filter = ["state", "maybe_sent", "created"]
     search_fields = ["notification__user__username", "notification__user__email"]
     readonly_fields = [f.name for f in Push._meta.fields]
 
@@ -533,7 +533,7 @@ class AccountMailAdmin(admin.ModelAdmin):
     link: never shown here (and erased once sent), only who, which e-mail and its delivery."""
 
     list_display = ["created", "template", "to", "state", "attempts", "next_attempt", "error"]
-    list_filter = ["state", "template"]
+    list_filter = ["state", "maybe_sent", "template"]
     search_fields = ["to"]
     fields = readonly_fields = [
         "created",

@@ -1,15 +1,16 @@
 """Who may invite whom, and when an invitation's e-mail goes out (issue 22, points 5 and 6).
 
 An invitation is two things: the invitation in the site (a row that lets the invitee see and
-join the table) and its e-mail (the same row, as an outbox entry). The first follows the
-rules of the table; the e-mail also follows the invitee's: their switch for invitation
-e-mails, the suppression list, their "only players I have played with" preference, and at
-most one invitation e-mail from one inviter to one address in a day, however often repeated.
-The invitee's rules are checked when the invitation is written (games/services.py) and again
-when the e-mail is sent (games/notifications.py): preferences and the suppression list may
-change between the two. The one-a-day rule is checked once, when the invitation is written,
-under the inviter's row lock (so two requests cannot both pass it); a row it leaves out is
-SKIPPED from the start and never queued.
+join the table) and its e-mail (the same row, as an outbox entry). The first follows the rules
+of the table; the e-mail also follows the invitee's: their switch for invitation e-mails, the
+suppression list, their "only players I have played with" preference, and at most one invitation
+e-mail from one inviter to one address in a day, however often repeated. The invitee's rules are
+checked when the invitation is written (games/services.py) and again when the e-mail is sent
+(games/notifications.py): preferences and the suppression list may change between the two. When
+it is sent, the table must also still want it (`not_owed`): still open, the invitation still
+pending. The one-a-day rule is checked once, when the invitation is written, under the inviter's
+row lock (so two requests cannot both pass it); a row it leaves out is SKIPPED from the start
+and never queued.
 """
 
 from __future__ import annotations
@@ -22,7 +23,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import EmailSuppression, User
-from games.models import Game, Invitation
+from games.models import Game, Invitation, Status
 
 DEDUPLICATION = timedelta(days=1)
 State = Invitation.State
@@ -99,6 +100,19 @@ def email_unwanted(invitation: Invitation) -> str:
             return "The address's owner takes invitations only from players they have played with."
     if EmailSuppression.covers(_address(invitation)):
         return "The address asked for no more invitations."
+    return ""
+
+
+def not_owed(invitation: Invitation) -> str:
+    """Why an invitation's e-mail (or push) is no longer owed when it is about to go out, or "":
+    the table was cancelled (its host left it), started or gone since it was written, or the
+    invitation was taken up. One rule for both channels (games/notifications.py)."""
+    if invitation.accepted:
+        return "Not needed: the invitation was taken up."
+    game = invitation.game
+    if game.status != Status.OPEN:
+        what = "cancelled" if game.status == Status.ABORTED else "no longer open"
+        return f"Not needed: the table is {what}."
     return ""
 
 

@@ -391,8 +391,10 @@ class Outgoing(models.Model):
     # Retrying stops at this time (FAILED); empty: OUTBOX_GIVE_UP_AFTER after `created`.
     give_up_at = models.DateTimeField(null=True, blank=True)
     # An attempt was cut off in the middle of its SMTP conversation (a worker killed, a time
-    # limit, a connection lost): the message may have arrived. Such a row is counted SENT even
-    # when it is then not sent again (docs/delivery.md: "sent again").
+    # limit, a connection lost): the message may have arrived. Such a row is sent again, with
+    # its Message-ID, whatever changed since (at least once; only its recipient's own choices
+    # stop it, and then it counts SENT all the same), and counted as a possible double
+    # (outbox.MAYBE_DOUBLED; docs/delivery.md, "At least once").
     maybe_sent = models.BooleanField(default=False)
     # When the claim's SMTP conversation began (empty until then): a claim whose worker died
     # before it is known not to have sent anything, so it is not `maybe_sent`.

@@ -79,6 +79,9 @@ def _check_rate(user: User) -> None:
         raise services.GameError("You are sending messages too fast; wait a few seconds.", 429)
 
 
+ALREADY_REPORTED = "You have already reported this message: a moderator will look at it."
+
+
 def report_message(user: User, message_id: int, reason: str) -> Report:
     services.check_can_play(user)  # a suspended player could flood the queue otherwise
     reason = (reason or "").strip()[:500]
@@ -89,13 +92,17 @@ def report_message(user: User, message_id: int, reason: str) -> Report:
         raise services.NotFound("There is no such message.")
     if message.author_id == user.pk:
         raise services.GameError("You cannot report your own message.")
+    # One report per reporter and message (the unique key): a second, with a reason or not,
+    # is told so and changes nothing (the chat log shows "Reported" instead of the form).
+    if Report.objects.filter(message=message, reporter=user).exists():
+        raise services.Conflict(ALREADY_REPORTED)
     if not reason:
         raise services.GameError("Say why you report this message.")
     report, created = Report.objects.get_or_create(
         message=message, reporter=user, defaults={"reason": reason}
     )
-    if not created:
-        raise services.Conflict("You have already reported this message.")
+    if not created:  # a second report at the same moment
+        raise services.Conflict(ALREADY_REPORTED)
     return report
 
 

@@ -195,12 +195,28 @@ WATCHED_KINDS = (Kind.YOUR_TURN, Kind.TURN_RESOLVED)
 
 
 def unwanted(note: Notification) -> str:
-    """Why this e-mail should not go out now, or "" if it should."""
+    """Why this e-mail should not go out now, or "" if it should. A row whose earlier attempt
+    may have arrived is only held to the player's own choices (`finishing`)."""
     if not may_mail(note.user, note.kind):  # preferences may have changed since queued
         return "No longer wanted: the player turned it off or cannot be mailed."
     if note.user.email_digest and note.kind in DIGESTED:
         return "Left for the player's daily digest."
+    if finishing(note):
+        return ""
+    if not note.user.email_with_push and webpush.reached(note.pk):
+        return "Not needed: a notification reached the player's device."
     return _overtaken(note, note)
+
+
+def finishing(row) -> bool:
+    """Was an earlier attempt of this row cut off in the middle of its SMTP conversation (its
+    worker killed: a lost claim; or cut off during DATA)? Then the message may or may not have
+    arrived, and it is sent again with its Message-ID whatever changed since (the turn passed,
+    the game or the table stopped, the player's page is open, a push arrived, the player went
+    away): at least once, never a loss. Only the recipient's own choices (turned off, the
+    suppression list, cannot be mailed) still stop it. Sent so, it counts as a possible double
+    (`outbox.MAYBE_DOUBLED`, the outbox page; docs/delivery.md)."""
+    return row.maybe_sent
 
 
 def _overtaken(note: Notification, row: Notification | Push) -> str:
@@ -242,12 +258,10 @@ def deliver(notification_id: int) -> bool:
     if note is None:
         return False
     reason = unwanted(note)
-    if not reason and not note.user.email_with_push and webpush.reached(note.pk):
-        reason = "Not needed: a notification reached the player's device."
     if reason:
         outbox.mark_skipped(note, reason)
         return False
-    if vacation.hold_for_return(note):  # the player is away: it waits for their return
+    if not finishing(note) and vacation.hold_for_return(note):  # away: it waits for the return
         return False
 
     def build() -> EmailMultiAlternatives:
@@ -268,7 +282,7 @@ def push_unwanted(push: Push) -> str:
     note = push.notification
     if not webpush.may_push(note.user, note.kind):  # preferences may have changed since
         return "No longer wanted: the player turned it off or cannot be reached."
-    return _overtaken(note, push)
+    return "" if finishing(push) else _overtaken(note, push)
 
 
 def deliver_push(push_id: int) -> bool:
@@ -304,7 +318,7 @@ def deliver_push(push_id: int) -> bool:
     if reason:
         outbox.mark_skipped(push, reason)
         return False
-    if vacation.hold_push_for_return(push):
+    if not finishing(push) and vacation.hold_push_for_return(push):
         return False
     topic, urgent = webpush.topic(note.game_id), note.kind in webpush.URGENT
     return _send_push(push, lambda: push_payload(note), topic, urgent, unreached)
@@ -319,8 +333,8 @@ def _deliver_invitation_push(push: Push) -> bool:
         reason = "Not sent: the device was removed."
     elif not webpush.may_push(invitation.user, "invitation"):
         reason = "No longer wanted: the player cannot be reached."
-    elif invitation.accepted or invitation.game.status != Status.OPEN:
-        reason = "Not needed: the invitation was taken up, or the table is no longer open."
+    elif not finishing(push):
+        reason = invitations.not_owed(invitation)
     if reason:
         outbox.mark_skipped(push, reason)
         return False
@@ -519,8 +533,10 @@ def send_invitation(invitation_id: int) -> bool:
     headers = {"Message-ID": message_id(invitation)}
     decline = unsubscribe = None
     # The invitee's rules again (games/invitations.py): preferences and the suppression list
-    # may have changed since it was written.
+    # may have changed since it was written; and the table's: cancelled, started, taken up.
     reason = invitations.email_unwanted(invitation)
+    if not reason and not finishing(invitation):
+        reason = invitations.not_owed(invitation)
     if reason:
         outbox.mark_skipped(invitation, reason)
         return False
@@ -595,7 +611,7 @@ def deliver_digest(digest_id: int) -> bool:
     digest = outbox.claim(Digest.objects.select_related("user"), digest_id)
     if digest is None:
         return False
-    if vacation.skip_digest(digest):
+    if not finishing(digest) and vacation.skip_digest(digest):
         return False
     user = digest.user
     waiting = list(
@@ -606,7 +622,7 @@ def deliver_digest(digest_id: int) -> bool:
     if not may_mail(user, Kind.YOUR_TURN) or not user.email_digest:
         outbox.mark_skipped(digest, "No longer wanted: the player turned it off.")
         return False
-    if not waiting:
+    if not waiting:  # a digest of nothing says nothing, even one begun before
         outbox.mark_skipped(digest, "Nothing waits for the player any more.")
         return False
     unsubscribe = absolute(reverse("unsubscribe", args=[unsubscribe_token(user, "notify_turn")]))

@@ -10,11 +10,12 @@ broker was down, a worker was killed, Redis dropped its queue), the beat's `swee
 by these indexed queries and queues it again. Tasks are idempotent, so a re-queued task that
 finds its work done does nothing.
 
-E-mails are sent at most once per row: a worker claims the row (PENDING → SENDING) in its own
-short transaction before it talks to SMTP and marks it SENT after; a claim whose worker died
-goes back to PENDING only after OUTBOX_CLAIM_TIMEOUT (above the task's hard time limit), and the
-message keeps its Message-ID, so the rare double of a worker killed between SMTP's "250" and
-the commit of SENT is recognisable as one.
+E-mails are sent at least once per row, and once but for one case: a worker claims the row
+(PENDING → SENDING) in its own short transaction before it talks to SMTP and marks it SENT after;
+a claim whose worker died goes back to PENDING only after OUTBOX_CLAIM_TIMEOUT (above the task's
+hard time limit). One whose worker had begun its SMTP conversation may or may not have arrived:
+it is sent again whatever changed since (notifications.finishing), with the same Message-ID, so
+that a double is recognisable as one, and counted as a possible double (MAYBE_DOUBLED).
 """
 
 from __future__ import annotations
@@ -50,8 +51,12 @@ MAIL_TASKS = {
     AccountMail: "games.tasks.send_account_mail",
     Push: "games.tasks.send_push",  # a Web Push to one device (games/webpush.py)
 }
-# The note of a row whose attempt was cut off mid-send, kept when it is then not sent again.
+# The note of a row whose attempt was cut off mid-send.
 MAYBE_SENT = "An earlier attempt was cut off in the middle of sending: it may have arrived"
+# Sent after an attempt that may have arrived: the recipient may have it twice (one Message-ID).
+# The outbox page counts these; a row that may have arrived and was then not sent again (its
+# recipient turned such e-mail off since) is SENT with no `sent` time.
+MAYBE_DOUBLED = Q(state=State.SENT, maybe_sent=True, sent__isnull=False)
 
 
 def seconds(name: str) -> timedelta:
@@ -110,8 +115,9 @@ def mark_sent(row: Outgoing) -> bool:
 
 def mark_skipped(row: Outgoing, reason: str) -> bool:
     """Not sent: no longer wanted. A row an earlier attempt of which may have arrived (cut
-    off mid-send, `maybe_sent`) is counted SENT instead, with the reason in its note: the
-    dashboard must not call an e-mail the player got "not sent"."""
+    off mid-send, `maybe_sent`: then only its recipient's own choices stop it) is counted SENT
+    instead, with the reason in its note and no `sent` time: the dashboard must not call an
+    e-mail the player may have got "not sent"."""
     if row.maybe_sent:
         return _finish(
             row,
@@ -183,8 +189,9 @@ def due_rows(model, now=None) -> QuerySet:
 
 def return_lost_claims(model, now=None) -> int:
     """Lost claims become PENDING and due now. One whose worker died once it had begun talking
-    to SMTP may have arrived (`maybe_sent`: counted SENT if it is then not sent again); one
-    whose worker died before that sent nothing, and is simply sent."""
+    to SMTP may or may not have arrived (`maybe_sent`): it is sent again with its Message-ID,
+    whatever changed since (`notifications.finishing`), and counted as a possible double; one
+    whose worker died before that sent nothing, and is sent if it is still wanted."""
     now = now or timezone.now()
     lost = lost_claims(model, now)
     returned = {"state": State.PENDING, "claimed": None, "next_attempt": now, "transmitting": None}

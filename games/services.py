@@ -164,6 +164,9 @@ def _check_robots(game: Game, robots, taken: set[int] = frozenset()) -> list[int
 
 
 def join_game(user: User, game_id: int, *, robots=(), token: str | None = None) -> Game:
+    """Take a seat at an open table. A rematch table starts when its last seat is taken,
+    however it is taken (the end screen's Rematch, the table's Join button, the API): nobody
+    has to come back to start it."""
     check_can_play(user)
     with transaction.atomic():
         game = locked_game(game_id)
@@ -182,6 +185,8 @@ def join_game(user: User, game_id: int, *, robots=(), token: str | None = None) 
         game.invitations.filter(user=user, accepted__isnull=True).update(accepted=timezone.now())
         _touch(game)
         live.forget_turns([*(s.user_id for s in seats), user.pk])  # their My games' lists
+        if game.rematch_of_id is not None and len(seats) + 1 == game.seat_count:
+            game = _start(locked_game(game.pk), user)  # the last seat of a rematch starts it
     return game
 
 
@@ -485,11 +490,8 @@ def _accept_rematch(user: User, game: Game, robots) -> Game:
     if not game.invitations.filter(user=user).exists() and game.creator_id != user.pk:
         raise NotFound("There is no such game.")
     taken = {r for s in game.seats.exclude(user=user) for r in s.robots}
-    join_game(user, game.pk, robots=[] if set(robots) & taken else robots)
-    game = locked_game(game.pk)
-    if game.status == Status.OPEN and game.seats.count() == game.seat_count:
-        _start(game, user)  # the last acceptance starts it: nobody has to come back to
-    return game
+    # The one way to take a seat: the last one taken starts the rematch (join_game).
+    return join_game(user, game.pk, robots=[] if set(robots) & taken else robots)
 
 
 # --- playing ---------------------------------------------------------------------------------

@@ -32,7 +32,9 @@ class Inbox:
     and DATA, each step within the client's timeout but the whole send long; at DATA it has
     the message (it counts as received) before its late answer. `started` counts the
     conversations that reached MAIL. `slow_data` delays only the answer to DATA (after the
-    message is in)."""
+    message is in). `hold` (a count) makes it hold the next conversations at DATA: it has the
+    message (kept in `held`, not in `messages`) and never answers, until the client is gone (a
+    worker killed in the middle of sending: the message did not arrive)."""
 
     port: int = 0
     messages: list[EmailMessage] = field(default_factory=list)
@@ -41,6 +43,8 @@ class Inbox:
     slow: float = 0.0
     slow_data: float = 0.0
     started: int = 0
+    hold: int = 0
+    held: list[EmailMessage] = field(default_factory=list)
 
     async def handle_MAIL(self, server, session, envelope, address, mail_options):  # noqa: N802
         self.started += 1
@@ -61,6 +65,10 @@ class Inbox:
             return self.refuse
         message = message_from_bytes(envelope.content, policy=policy.default)
         message["X-Envelope-To"] = ", ".join(envelope.rcpt_tos)
+        if self.hold:
+            self.hold -= 1
+            self.held.append(message)
+            await asyncio.Event().wait()  # never answered: cancelled when the client goes
         self.messages.append(message)
         await asyncio.sleep(self.slow + self.slow_data)
         return "250 Message accepted for delivery"

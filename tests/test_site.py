@@ -1,12 +1,15 @@
 """The site's frame: home, rules, admin, favicon, static htmx, CSP, and settings from the env."""
 
 import os
+import shutil
 import subprocess
 import sys
+from io import StringIO
 from pathlib import Path
 
 import pytest
 from django.core.exceptions import ImproperlyConfigured
+from django.core.management import call_command
 from django.urls import reverse
 
 from config import env
@@ -216,3 +219,30 @@ def test_a_send_that_could_outlast_its_task_stops_start_up(environ, message):
     result = _manage("check", **PRODUCTION | environ)
     assert result.returncode != 0
     assert message in result.stderr
+
+
+def test_make_run_on_another_port_links_to_that_port():
+    """Issue 34.10: `make run PORT=8611` mailed links to port 8000 and printed port 8000. The
+    Makefile hands PORT to every command it runs, and SITE_URL follows it unless it is set."""
+    recipe = subprocess.run(
+        [shutil.which("make") or "make", "-n", "run", "PORT=8611"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    ).stdout
+    commands = [
+        line for line in recipe.splitlines() if "demo_accounts" in line or "uvicorn" in line
+    ]
+    assert len(commands) == 2 and all("PORT=8611" in line for line in commands), recipe
+    assert _setting("SITE_URL", DEBUG="true", PORT="8611") == "http://127.0.0.1:8611"
+    assert _setting("SITE_URL", **PRODUCTION | {"PORT": "8611"}) == "https://geartable.example"
+
+
+@pytest.mark.django_db
+def test_demo_accounts_prints_the_sites_own_address(settings):
+    settings.SITE_URL = "http://127.0.0.1:8611"
+    out = StringIO()
+    call_command("demo_accounts", stdout=out)
+    assert "http://127.0.0.1:8611/admin/" in out.getvalue()
+    assert "8000" not in out.getvalue()

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.db.models import Case, F, Value, When
+from django.db.models import Case, Exists, F, OuterRef, Value, When
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import moderation, services
-from games.models import ChatMessage, Game
+from games.models import ChatMessage, Game, Report
 from games.views.common import (
     visible_game,
 )
@@ -18,8 +18,10 @@ from games.views.common import (
 CHAT_SHOWN = 50
 
 
-def chat_messages(game: Game) -> list[ChatMessage]:
-    """The game's last messages, oldest first, each with its author."""
+def chat_messages(game: Game, reader=None) -> list[ChatMessage]:
+    """The game's last messages, oldest first, each with its author; with `reader` (a signed-in
+    user), whether they have reported each one already (`reported`: the log offers no second
+    report, which moderation.report_message refuses)."""
     # Only what the chat shows: Django builds (and decodes) each selected column, and the
     # author's row is wide (bench-cpu: the full page's chat query was ~0.8 ms of CPU).
     # A hidden message's text is not even read (issue 27.8): `shown_text` is "" for it, in the
@@ -38,8 +40,12 @@ def chat_messages(game: Game) -> list[ChatMessage]:
         game.chat.select_related("author")
         .only(*shown)
         .annotate(shown_text=Case(When(hidden=True, then=Value("")), default=F("text")))
-        .order_by("-pk")[:CHAT_SHOWN]
+        .order_by("-pk")
     )
+    if reader is not None and reader.is_authenticated:
+        mine = Report.objects.filter(message=OuterRef("pk"), reporter=reader)
+        latest = latest.annotate(reported=Exists(mine))
+    latest = latest[:CHAT_SHOWN]
     return list(reversed(latest))
 
 
@@ -55,7 +61,7 @@ def _chat_response(request, game_id: int, *, error: str = "", notice: str = "", 
         return redirect(game)
     context = {
         "game": game,
-        "chat_messages": chat_messages(game),
+        "chat_messages": chat_messages(game, request.user),
         "chat_error": error,
         "chat_notice": notice,
         "chat_read_only": seat is None or request.user.is_bot,  # a bot chats by the API

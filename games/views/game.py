@@ -160,7 +160,7 @@ def game_context(
     # Spectators who are logged in read the chat too (read only); players write in it. The chat
     # is outside the game's fragment (`#game`): a fragment (htmx, a move's answer) needs none.
     if not fragment and (seat is not None or request.user.is_authenticated):
-        context["chat_messages"] = chat_messages(game)
+        context["chat_messages"] = chat_messages(game, request.user)
         context["chat_read_only"] = seat is None or bot_account  # a bot chats by the API
     # The player's own notes (issue 27.4): on their full page only, outside `#game`, so that no
     # fragment, poll or stream ever carries them, and a live update never clobbers the typing.

@@ -113,6 +113,30 @@ def test_a_player_reports_a_message_with_a_reason(client, alice, bob, geared_gam
     assert again.status_code == 409 and Report.objects.count() == 1
 
 
+def test_a_message_once_reported_offers_no_second_report(client, alice, bob, carol):
+    """Issue 34.10: the log kept offering Report on a message already reported. It says
+    "Reported" instead, to that reporter only; a second report, with a reason or none, is
+    told so in a sentence and changes nothing."""
+    game = start_geared([alice, bob, carol])
+    message = ChatMessage.objects.create(game=game, author=bob, text="rude words")
+    other = ChatMessage.objects.create(game=game, author=bob, text="fine words")
+    url = reverse("chat_report", args=[game.pk, message.pk])
+    client.force_login(alice)
+    log = client.post(url, {"reason": "insult"}, HTTP_HX_REQUEST="true").content.decode()
+    page = client.get(game.get_absolute_url()).content.decode()
+    for html in (log, page):
+        assert html.count('class="report-done muted">Reported<') == 1
+        assert url not in html
+        assert reverse("chat_report", args=[game.pk, other.pk]) in html
+    for reason in ("again", ""):
+        again = client.post(url, {"reason": reason}, HTTP_HX_REQUEST="true")
+        assert again.status_code == 409
+        assert "You have already reported this message" in again.content.decode()
+    assert list(Report.objects.values_list("reason", flat=True)) == ["insult"]
+    client.force_login(carol)  # another player may still report it
+    assert url in client.get(game.get_absolute_url()).content.decode()
+
+
 def test_a_report_needs_a_reason(client, alice, bob, geared_game):
     message = ChatMessage.objects.create(game=geared_game, author=bob, text="hm")
     client.force_login(alice)

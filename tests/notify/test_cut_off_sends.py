@@ -1,7 +1,9 @@
 """A send cut off in the middle (config/mail.py's deadline, a task's time limit) has an unknown
-outcome: it is retried with the same Message-ID, never failed for good, and when it is then not
-needed any more it counts as sent (the server may have it). The real SMTP client against a real
-aiosmtpd server that has the message and answers DATA too late."""
+outcome: it is retried with the same Message-ID, never failed for good, even when it is then not
+needed any more (at least once: the server may not have it), and counted as a possible double;
+only the player's own choices stop it, and then it counts as sent (the server may have it). The
+real SMTP client against a real aiosmtpd server that has the message and answers DATA too
+late."""
 
 from __future__ import annotations
 
@@ -64,19 +66,39 @@ def test_a_send_cut_off_after_the_server_took_the_message_is_sent_again_with_its
     assert ids == [f"<notification-{row.pk}@testserver>"] * 2, "the documented double"
 
 
-def test_a_cut_off_send_no_longer_needed_counts_as_sent_not_skipped(late_answer, alice, bob):
+def test_a_cut_off_send_no_longer_needed_is_sent_again_all_the_same(late_answer, alice, bob):
+    """Issue 34.11: the server may not have it; the player must not lose the e-mail."""
     game = start_geared([alice, bob], target=2000)
     late_answer.messages.clear()
     row = cut_off(reminder(game, alice))
     play_turn(game)  # the turn it reminded of is over
     play_turn(game)
+    late_answer.slow_data = 0
     Notification.objects.filter(pk=row.pk).update(next_attempt=timezone.now())
     outbox.sweep()
     row.refresh_from_db()
-    assert row.state == State.SENT, row.error
-    assert "may have arrived; not sent again" in row.error and "turn it announced" in row.error
+    assert row.state == State.SENT and row.sent, row.error
+    ids = [str(m["Message-ID"]) for m in late_answer.messages]
+    assert ids.count(f"<notification-{row.pk}@testserver>") == 2, "the documented double"
+    assert list(Notification.objects.filter(outbox.MAYBE_DOUBLED)) == [row]
+
+
+def test_a_cut_off_send_the_player_then_turned_off_counts_as_sent_not_skipped(
+    late_answer, alice, bob
+):
+    game = start_geared([alice, bob], target=2000)
+    late_answer.messages.clear()
+    row = cut_off(reminder(game, alice))
+    alice.notify_reminder = False
+    alice.save(update_fields=["notify_reminder"])
+    Notification.objects.filter(pk=row.pk).update(next_attempt=timezone.now())
+    outbox.sweep()
+    row.refresh_from_db()
+    assert row.state == State.SENT and row.sent is None, row.error
+    assert "may have arrived; not sent again" in row.error and "turned it off" in row.error
     ids = [str(m["Message-ID"]) for m in late_answer.messages]
     assert ids.count(f"<notification-{row.pk}@testserver>") == 1, "not sent again"
+    assert not Notification.objects.filter(outbox.MAYBE_DOUBLED).exists()
 
 
 def lose_claim(row, *, transmitting: bool) -> Notification:
@@ -97,7 +119,9 @@ def test_a_lost_claim_may_have_arrived_only_if_its_worker_had_begun_sending(
     smtp_server, settings, alice, bob, transmitting
 ):
     """Issue 23.6: "sent" must be true. A worker killed before it talked to SMTP sent nothing:
-    if the e-mail is then no longer needed it is skipped, not counted as sent."""
+    if the e-mail is then no longer needed it is skipped, not counted as sent. One killed
+    during its SMTP conversation may not have sent it either: it is sent again, needed or not
+    (issue 34.11)."""
     settings.MAILERS = mailers_for(smtp_server.port)
     game = start_geared([alice, bob], target=2000)  # two turns never end it
     row = lose_claim(reminder(game, alice), transmitting=transmitting)
@@ -108,6 +132,11 @@ def test_a_lost_claim_may_have_arrived_only_if_its_worker_had_begun_sending(
     Notification.objects.filter(pk=row.pk).update(next_attempt=timezone.now())
     outbox.sweep()
     row.refresh_from_db()
-    assert row.state == (State.SENT if transmitting else State.SKIPPED), row.error
-    assert "turn it announced" in row.error
-    assert not [m for m in smtp_server.messages if f"notification-{row.pk}@" in m["Message-ID"]]
+    copies = [m for m in smtp_server.messages if f"notification-{row.pk}@" in m["Message-ID"]]
+    if transmitting:
+        assert row.state == State.SENT and row.sent, row.error
+        assert len(copies) == 1
+        assert list(Notification.objects.filter(outbox.MAYBE_DOUBLED)) == [row]
+    else:
+        assert row.state == State.SKIPPED and "turn it announced" in row.error
+        assert not copies

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.core import mail
 
-from games import outbox, services
+from games import notifications, outbox, services
 from games.models import Invitation
 
 pytestmark = pytest.mark.django_db
@@ -33,3 +33,33 @@ def test_a_pending_invitation_without_a_due_time_is_sent_by_the_next_sweep(alice
     assert report["emails"] == 1
     assert [m.to for m in mail.outbox] == [["dora@example.com"]]
     assert Invitation.objects.get().state == "sent"
+
+
+def test_an_invitation_e_mail_for_a_table_cancelled_before_it_went_is_not_sent(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    """Issue 34.10: the send re-checks the table (still open) and the invitation (still
+    pending); one no longer owed is skipped, not sent."""
+    table = services.create_game(alice, services.NewGame("geared", 3))
+    with django_capture_on_commit_callbacks(execute=False):  # not sent yet
+        rows = [services.invite(alice, table.pk, who) for who in ("dora@example.com", "bob")]
+    services.leave_game(alice, table.pk)  # the host leaves: the table is cancelled
+    for row in rows:
+        assert notifications.send_invitation(row.pk) is False
+        row.refresh_from_db()
+        assert row.state == Invitation.State.SKIPPED, row.error
+        assert row.error == "Not needed: the table is cancelled."
+    assert mail.outbox == []
+
+
+def test_an_invitation_taken_up_before_its_e_mail_went_is_not_mailed(
+    alice, bob, django_capture_on_commit_callbacks
+):
+    table = services.create_game(alice, services.NewGame("geared", 3))
+    with django_capture_on_commit_callbacks(execute=False):
+        to_dora, to_bob = (services.invite(alice, table.pk, w) for w in ("dora@example.com", "bob"))
+    services.join_game(bob, table.pk)  # from the table's page, without the e-mail
+    assert notifications.send_invitation(to_bob.pk) is False
+    assert Invitation.objects.get(pk=to_bob.pk).error == "Not needed: the invitation was taken up."
+    assert notifications.send_invitation(to_dora.pk) is True  # still owed: the table is open
+    assert [m.to for m in mail.outbox] == [["dora@example.com"]]

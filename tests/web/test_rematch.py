@@ -71,6 +71,22 @@ def test_a_rematch_opens_the_same_table_and_invites_the_others(finished, alice, 
     assert {s.user.username for s in new.seats.select_related("user")} == {"alice", "bob", "carol"}
 
 
+def test_the_last_invitee_joining_by_the_button_starts_the_rematch(finished, alice, bob, carol):
+    """Issue 34.10: the end screen's Rematch started the table at the last acceptance, the
+    table's own Join button did not (the table then waited for a Start nobody expected to
+    press). One path takes a seat, and it starts a full rematch table."""
+    rematch(client_for(alice), finished)
+    new = Game.objects.exclude(pk=finished.pk).get()
+    rematch(client_for(bob), finished)
+    join = reverse("game_join", args=[new.pk])
+    assert join in text(client_for(carol).get(new.get_absolute_url()))  # the table's button
+    response = client_for(carol).post(join)
+    assert response.status_code == 302 and response.url == new.get_absolute_url()
+    new.refresh_from_db()
+    assert new.status == Status.ACTIVE, "the last seat taken starts it"
+    assert {s.user.username for s in new.seats.select_related("user")} == {"alice", "bob", "carol"}
+
+
 def test_two_rematch_clicks_make_one_rematch(finished, alice, bob):
     first = rematch(client_for(alice), finished).url
     again = rematch(client_for(alice), finished).url
@@ -142,9 +158,10 @@ def offer_and_call_off(user, game: Game) -> Game:
 def test_a_rematch_offered_and_called_off_again_and_again_emails_each_player_once(
     finished, alice, bob, carol, mailoutbox, django_capture_on_commit_callbacks
 ):
-    with django_capture_on_commit_callbacks(execute=True):
-        for _ in range(5):
-            offer_and_call_off(alice, finished)
+    for _ in range(5):
+        with django_capture_on_commit_callbacks(execute=True):  # the offer's e-mails go now
+            new = services.rematch(alice, finished.pk)
+        services.leave_game(alice, new.pk)  # the host leaving closes the table
     assert sorted(m.to[0] for m in mailoutbox) == ["bob@example.com", "carol@example.com"]
     assert Invitation.objects.filter(inviter=alice).count() == 10, "each offer invites"
 

@@ -43,4 +43,5 @@ class Command(BaseCommand):
             f"Demo accounts: {names} — password: {password}"
             + (f" (created {', '.join(created)})" if created else "")
         )
-        self.stdout.write("Open http://127.0.0.1:8000/ (admin: http://127.0.0.1:8000/admin/)")
+        site = settings.SITE_URL  # make run's port (config/settings.py)
+        self.stdout.write(f"Open {site}/ (admin: {site}/admin/; live updates pushed, Ctrl-C stops)")
