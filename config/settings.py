@@ -257,6 +257,12 @@ OUTBOX_GIVE_UP_AFTER = env_int("OUTBOX_GIVE_UP_AFTER", 86400, minimum=60)  # the
 # A claimed e-mail whose worker died is sent again after this long: above the task's hard
 # time limit, so a send in progress is never taken over.
 OUTBOX_CLAIM_TIMEOUT = env_int("OUTBOX_CLAIM_TIMEOUT", 2 * CELERY_TASK_TIME_LIMIT, minimum=1)
+if OUTBOX_CLAIM_TIMEOUT <= CELERY_TASK_TIME_LIMIT:
+    raise ImproperlyConfigured(
+        f"OUTBOX_CLAIM_TIMEOUT ({OUTBOX_CLAIM_TIMEOUT} s) must be above the tasks' hard time "
+        f"limit (CELERY_TASK_TIME_LIMIT, {CELERY_TASK_TIME_LIMIT} s): a send still running "
+        "would be taken over and the e-mail sent twice"
+    )
 # Web Push (docs/notifications.md): the VAPID key pair (`manage.py make_vapid_keys` prints the
 # lines) and a contact for the push services (mailto: or https:). Empty keys: no push at all, the
 # site works as before (no switch on the profile, e-mail as today).
