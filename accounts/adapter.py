@@ -8,9 +8,11 @@ from dataclasses import dataclass
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import context as allauth_context
 from django.conf import settings
+from django.http import HttpRequest
 
 from accounts import mail
 from accounts.names import check_name
+from config.addresses import client_address
 
 SITE_NAME = "Geartable"
 
@@ -29,6 +31,11 @@ def site() -> Site:
 
 
 class AccountAdapter(DefaultAccountAdapter):
+    def get_client_ip(self, request: HttpRequest) -> str:
+        """The address allauth's log-in locks and rate limits key on: the site's one answer
+        (config/addresses.py), the same as the API's and the streams' limits."""
+        return client_address(request)
+
     def clean_username(self, username: str, shallow: bool = False) -> str:
         username = super().clean_username(username, shallow=shallow)
         return check_name(username, field="username")

@@ -46,3 +46,27 @@ def test_a_game_is_locked_in_one_place():
         if ("select_for_update" in line and "Game" in line) or "FOR UPDATE" in line
     ]
     assert found == []
+
+
+ROOT = GAMES.parent
+ADDRESS_READ = re.compile(
+    r"REMOTE_ADDR|HTTP_X_FORWARDED_FOR|[\"']x-forwarded-for[\"']|get_client_ip_from_xff|"
+    r"[\"']client[\"']\]",  # an ASGI scope's peer
+    re.IGNORECASE,
+)
+
+
+def test_the_clients_address_is_read_in_one_place():
+    """Issue 34.3: config/addresses.py's `client_address` is the client's address for every
+    limit (log-in, API, streams), with the proxy rule decided there once; no other module of
+    the site reads the connecting address or X-Forwarded-For (allauth asks it through
+    accounts/adapter.py's get_client_ip)."""
+    found = [
+        f"{path.relative_to(ROOT)}: {line.strip()}"
+        for folder in ("games", "accounts", "config")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        if path.relative_to(ROOT).as_posix() != "config/addresses.py"
+        for line in path.read_text().splitlines()
+        if ADDRESS_READ.search(line) and not line.lstrip().startswith("#")
+    ]
+    assert found == []
