@@ -10,7 +10,7 @@ from allauth.core import context as allauth_context
 from django.conf import settings
 from django.http import HttpRequest
 
-from accounts import mail
+from accounts import logins, mail
 from accounts.names import check_name
 from config.addresses import client_address
 
@@ -35,6 +35,12 @@ class AccountAdapter(DefaultAccountAdapter):
         """The address allauth's log-in locks and rate limits key on: the site's one answer
         (config/addresses.py), the same as the API's and the streams' limits."""
         return client_address(request)
+
+    def _get_login_attempts_cache_key(self, request: HttpRequest, **credentials) -> str:
+        """The lock a log-in's failures count against: the account named, by its username or
+        an e-mail address alike (allauth's own: what was typed), the lock the bot form's owner
+        password counts against too (accounts/logins.py)."""
+        return logins.key_for_login(credentials)
 
     def clean_username(self, username: str, shallow: bool = False) -> str:
         username = super().clean_username(username, shallow=shallow)

@@ -70,3 +70,17 @@ def test_the_clients_address_is_read_in_one_place():
         if ADDRESS_READ.search(line) and not line.lstrip().startswith("#")
     ]
     assert found == []
+
+
+def test_a_password_is_checked_in_one_place():
+    """Issue 34.2: outside allauth's log-in, only accounts/logins.py reads a password, under
+    the account's log-in lock; any other door (the bot form's owner password) asks it."""
+    found = [
+        f"{path.relative_to(ROOT)}: {line.strip()}"
+        for folder in ("games", "accounts", "config")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        if path.relative_to(ROOT).as_posix() != "accounts/logins.py"
+        for line in path.read_text().splitlines()
+        if re.search(r"(?<!logins)\.check_password\(|\bauthenticate\(request\b", line)
+    ]
+    assert found == []
