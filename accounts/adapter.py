@@ -8,9 +8,11 @@ from dataclasses import dataclass
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.core import context as allauth_context
 from django.conf import settings
+from django.http import HttpRequest
 
-from accounts import mail
+from accounts import logins, mail
 from accounts.names import check_name
+from config.addresses import client_address
 
 SITE_NAME = "Geartable"
 
@@ -29,6 +31,17 @@ def site() -> Site:
 
 
 class AccountAdapter(DefaultAccountAdapter):
+    def get_client_ip(self, request: HttpRequest) -> str:
+        """The address allauth's log-in locks and rate limits key on: the site's one answer
+        (config/addresses.py), the same as the API's and the streams' limits."""
+        return client_address(request)
+
+    def _get_login_attempts_cache_key(self, request: HttpRequest, **credentials) -> str:
+        """The lock a log-in's failures count against: the account named, by its username or
+        an e-mail address alike (allauth's own: what was typed), the lock the bot form's owner
+        password counts against too (accounts/logins.py)."""
+        return logins.key_for_login(credentials)
+
     def clean_username(self, username: str, shallow: bool = False) -> str:
         username = super().clean_username(username, shallow=shallow)
         return check_name(username, field="username")

@@ -6,22 +6,24 @@ that account's password: so nobody can claim a bot is "by fay" without fay. The 
 undone (as on lichess): the account then plays only through the API with a `bot` token, is
 rated as a bot, and is sent no e-mail or push. An account that has ever sat at a table is
 refused, as lichess refuses an account that has played: its games and rating were a human's.
+
+The owner's password is checked as a log-in checks it, against the same lock
+(`accounts.logins`): a wrong one counts against the owner (whatever account typed it, however
+many at once), and an owner locked out of logging in is locked out here too.
 """
 
 from __future__ import annotations
 
-from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
+from django.http import HttpRequest
 from django.utils import timezone
 
+from accounts import logins
 from accounts.models import User
 from games.models import Seat
 
-# Wrong owner passwords an account may try, per hour: the form must not be a way to guess a
-# player's password faster than the log-in page allows.
-PASSWORD_TRIES = 5
-PASSWORD_WINDOW = 3600
+LOCKED = "Too many wrong passwords: try again in a few minutes."
 
 
 class BotError(Exception):
@@ -58,17 +60,16 @@ def bots_of(owner: User) -> list[str]:
     )
 
 
-def _tries_key(account: User) -> str:
-    return f"bot-owner-tries:{account.pk}:{int(timezone.now().timestamp() // PASSWORD_WINDOW)}"
-
-
-def mark_as_bot(account: User, owner_username: str, owner_password: str) -> User:
+def mark_as_bot(
+    account: User,
+    owner_username: str,
+    owner_password: str,
+    request: HttpRequest | None = None,
+) -> User:
     """Make `account` a bot account run by the player `owner_username`, who proves it with
     their password: for good. BotError (nothing changed) if the account may not, the owner is
-    not a person's account, or the password is wrong (at most PASSWORD_TRIES an hour)."""
-    key = _tries_key(account)
-    if (cache.get(key) or 0) >= PASSWORD_TRIES:
-        raise BotError("Too many wrong passwords: try again in an hour.", status=429)
+    not a person's account, or the password is wrong or may not be tried now (the owner's
+    log-in lock, `logins.check_password`; `request`: the form's, whose address counts too)."""
     with transaction.atomic():
         # Locked: two submissions at once are one after the other.
         account = User.objects.select_for_update().get(pk=account.pk)
@@ -79,9 +80,11 @@ def mark_as_bot(account: User, owner_username: str, owner_password: str) -> User
         owner = User.objects.filter(username__iexact=name, is_active=True).first() if name else None
         if owner is None or owner.pk == account.pk or owner.is_bot:
             raise BotError("Name the player who runs this bot: your own account, not a bot.")
-        if not owner.check_password(owner_password or ""):
-            cache.add(key, 0, PASSWORD_WINDOW + 1)
-            cache.incr(key)
+        try:
+            proven = logins.check_password(request, owner, owner_password)
+        except logins.Locked:
+            raise BotError(LOCKED, status=429) from None
+        if not proven:
             raise BotError(f"That is not the password of {owner.username}.", status=403)
         account.is_bot, account.bot_owner, account.bot_since = True, owner, timezone.now()
         account.save(update_fields=["is_bot", "bot_owner", "bot_since"])

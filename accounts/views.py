@@ -81,7 +81,7 @@ def make_bot(request: HttpRequest) -> HttpResponse:
     if bot_form.is_valid():
         data = bot_form.cleaned_data
         try:
-            bot = bots.mark_as_bot(request.user, data["owner"], data["password"])
+            bot = bots.mark_as_bot(request.user, data["owner"], data["password"], request)
         except bots.BotError as exc:
             bot_form.add_error(None, exc.message)
             status = exc.status

@@ -71,3 +71,24 @@ def server_error(request: HttpRequest) -> HttpResponse:
     except Exception:  # noqa: BLE001
         log.exception("The 500 page failed; answered in plain text")
         return plain(SERVER_ERROR_MESSAGE, 500)
+
+
+# --- the stream process's (games/stream_urls.py): plain text, no template ------------------------
+# It serves only the streams' paths and has none of the pages': the site's error pages link to
+# them, and rendered there each became a 500 of its own, with a traceback in the log.
+
+
+def plain_bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return plain(BAD_REQUEST_MESSAGE, 400)
+
+
+def plain_forbidden(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return plain(_sentence(exception, FORBIDDEN_MESSAGE), 403)
+
+
+def plain_not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
+    return plain(_sentence(exception, NOT_FOUND_MESSAGE), 404)
+
+
+def plain_server_error(request: HttpRequest) -> HttpResponse:
+    return plain(SERVER_ERROR_MESSAGE, 500)

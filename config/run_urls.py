@@ -5,3 +5,6 @@ from games import stream_urls
 
 urlpatterns = [*stream_urls.urlpatterns, *urls.urlpatterns]
 handler400 = urls.handler400
+handler403 = urls.handler403
+handler404 = urls.handler404
+handler500 = urls.handler500

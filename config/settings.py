@@ -344,12 +344,13 @@ SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not 
 SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
 # Behind a reverse proxy, every request comes from the proxy's address: the client's is the
 # right-most one of X-Forwarded-For that our own proxies appended (TRUSTED_PROXY_COUNT of them),
-# so that allauth's rate limits and log-in locks (allauth.core.internal.httpkit.get_client_ip)
-# key on the client, not on the proxy. Without BEHIND_PROXY the header is ignored (spoofable).
+# so that every limit keyed on an address (allauth's log-in locks and rate limits, the API's
+# bad-token limit, the streams per address) keys on the client, not on the proxy: one function
+# reads it, config/addresses.py. Without BEHIND_PROXY the header is ignored (spoofable).
 BEHIND_PROXY = env_bool("BEHIND_PROXY", False)
 if BEHIND_PROXY:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-ALLAUTH_TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 1, minimum=1) if BEHIND_PROXY else 0
+GEARTABLE_TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 1, minimum=1) if BEHIND_PROXY else 0
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 # What one request may carry (README: Limits against abuse). A form's fields: no form here needs

@@ -30,6 +30,7 @@ from pydantic import Field
 
 from accounts import tokens
 from accounts.models import ApiToken
+from config.addresses import client_address
 from games import access, moderation, services
 from games.forms import NewGameForm
 from games.models import Game, Invitation, Seat, Status, seat_names
@@ -57,7 +58,7 @@ class Token(HttpBearer):
         return row
 
     def authenticate(self, request: HttpRequest, token: str) -> ApiToken:
-        return tokens.check(token, self.scope, address=request.META.get("REMOTE_ADDR") or "-")
+        return tokens.check(token, self.scope, address=client_address(request))
 
 
 READ, PLAY = Token(ApiToken.Scope.READ), Token(ApiToken.Scope.PLAY)

@@ -30,6 +30,7 @@ from django.utils import timezone
 
 from accounts import tokens
 from accounts.models import ApiToken
+from config.addresses import client_address
 from games import api, events, stream
 from games.errors import GameError
 from games.models import Invitation, Seat, Status
@@ -66,7 +67,7 @@ async def _opening(request: HttpRequest, read, *args):
         return None, _refusal(405, "A stream is read with GET.")
     token = tokens.bearer(request.headers.get("Authorization"))
     try:
-        return await read(token, request.META.get("REMOTE_ADDR") or "-", *args), None
+        return await read(token, client_address(request), *args), None
     except tokens.Refused as refused:
         return None, _refusal(refused.status, refused.detail, refused.headers)
     except GameError as error:

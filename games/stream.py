@@ -35,6 +35,7 @@ from django.db import close_old_connections, connection
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 
 from accounts.models import User
+from config.addresses import client_address
 from games import access, events, live
 from games.models import Status
 
@@ -307,7 +308,7 @@ def take_slot(request: HttpRequest, user_id: int):
     """A release() for one more open stream of this user (0: a visitor) and client address,
     or None when either already holds its limit (GEARTABLE_STREAMS_PER_USER, _PER_ADDRESS).
     In the event loop's thread only: no lock needed."""
-    keys = [("address", request.META.get("REMOTE_ADDR") or "-")]
+    keys = [("address", client_address(request))]
     limits = [settings.GEARTABLE_STREAMS_PER_ADDRESS]
     if user_id:
         keys.append(("user", user_id))

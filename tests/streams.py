@@ -188,6 +188,8 @@ def start_stream_process(
         [
             *(sys.executable, "-m", "uvicorn", "config.asgi:application"),
             *("--host", "127.0.0.1", "--port", str(port), "--no-access-log"),
+            # As the README runs it: the client's address is config/addresses.py's alone.
+            "--no-proxy-headers",
         ],
         cwd=ROOT,
         env=env,

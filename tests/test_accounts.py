@@ -189,7 +189,7 @@ def _fail_login(client, n: int, forwarded_for: str):
 
 
 def test_behind_a_proxy_two_clients_are_limited_separately(client, settings):
-    settings.ALLAUTH_TRUSTED_PROXY_COUNT = 1  # what BEHIND_PROXY=true sets (test_site.py)
+    settings.GEARTABLE_TRUSTED_PROXY_COUNT = 1  # what BEHIND_PROXY=true sets (test_site.py)
     assert LOCKED not in _fail_login(client, 10, "203.0.113.1").content.decode()
     assert LOCKED in _fail_login(client, 1, "203.0.113.1").content.decode()
     # Another client behind the same proxy is not locked out by the first one.
@@ -197,7 +197,7 @@ def test_behind_a_proxy_two_clients_are_limited_separately(client, settings):
 
 
 def test_without_a_proxy_a_forwarded_for_header_is_ignored(client, settings):
-    settings.ALLAUTH_TRUSTED_PROXY_COUNT = 0  # BEHIND_PROXY off: the default
+    settings.GEARTABLE_TRUSTED_PROXY_COUNT = 0  # BEHIND_PROXY off: the default
     assert LOCKED not in _fail_login(client, 10, "203.0.113.1").content.decode()
     # Changing the (spoofable) header does not make a new client.
     assert LOCKED in _fail_login(client, 1, "203.0.113.2").content.decode()

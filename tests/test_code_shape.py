@@ -85,3 +85,41 @@ def test_the_outbound_push_url_is_decided_in_one_place():
     assert "push_url(" in sender and "requests_session=session" in sender
     assert sender.count("CheckedAdapter()") == 2  # https:// and http://
     assert "push.push_url(" in sources["games/views/push.py"]
+
+
+ROOT = GAMES.parent
+ADDRESS_READ = re.compile(
+    r"REMOTE_ADDR|HTTP_X_FORWARDED_FOR|[\"']x-forwarded-for[\"']|get_client_ip_from_xff|"
+    r"[\"']client[\"']\]",  # an ASGI scope's peer
+    re.IGNORECASE,
+)
+
+
+def test_the_clients_address_is_read_in_one_place():
+    """Issue 34.3: config/addresses.py's `client_address` is the client's address for every
+    limit (log-in, API, streams), with the proxy rule decided there once; no other module of
+    the site reads the connecting address or X-Forwarded-For (allauth asks it through
+    accounts/adapter.py's get_client_ip)."""
+    found = [
+        f"{path.relative_to(ROOT)}: {line.strip()}"
+        for folder in ("games", "accounts", "config")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        if path.relative_to(ROOT).as_posix() != "config/addresses.py"
+        for line in path.read_text().splitlines()
+        if ADDRESS_READ.search(line) and not line.lstrip().startswith("#")
+    ]
+    assert found == []
+
+
+def test_a_password_is_checked_in_one_place():
+    """Issue 34.2: outside allauth's log-in, only accounts/logins.py reads a password, under
+    the account's log-in lock; any other door (the bot form's owner password) asks it."""
+    found = [
+        f"{path.relative_to(ROOT)}: {line.strip()}"
+        for folder in ("games", "accounts", "config")
+        for path in sorted((ROOT / folder).rglob("*.py"))
+        if path.relative_to(ROOT).as_posix() != "accounts/logins.py"
+        for line in path.read_text().splitlines()
+        if re.search(r"(?<!logins)\.check_password\(|\bauthenticate\(request\b", line)
+    ]
+    assert found == []

@@ -153,10 +153,11 @@ def _setting(name: str, **environ) -> str:
 
 
 def test_behind_proxy_trusts_the_proxys_x_forwarded_for_and_only_then():
-    assert _setting("ALLAUTH_TRUSTED_PROXY_COUNT", **PRODUCTION) == "0"
-    assert _setting("ALLAUTH_TRUSTED_PROXY_COUNT", **PRODUCTION | {"BEHIND_PROXY": "true"}) == "1"
+    name = "GEARTABLE_TRUSTED_PROXY_COUNT"  # read by config/addresses.py alone
+    assert _setting(name, **PRODUCTION) == "0"
+    assert _setting(name, **PRODUCTION | {"BEHIND_PROXY": "true"}) == "1"
     two = PRODUCTION | {"BEHIND_PROXY": "true", "TRUSTED_PROXY_COUNT": "2"}
-    assert _setting("ALLAUTH_TRUSTED_PROXY_COUNT", **two) == "2"
+    assert _setting(name, **two) == "2"
 
 
 def test_a_bad_setting_stops_start_up_loudly():

@@ -6,10 +6,16 @@ from __future__ import annotations
 
 import random
 import re
+import threading
+import urllib.error
+import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from datetime import timedelta
+from urllib.parse import urlencode
 
 import pytest
 from django.core import mail
+from django.core.cache import cache
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -38,6 +44,7 @@ pytestmark = pytest.mark.django_db
 
 API = "/api/v1"
 BOT_URL = "/accounts/profile/bot/"
+CSRF = "a" * 32  # a well-formed secret, in the cookie and the form
 
 
 @pytest.fixture
@@ -134,16 +141,105 @@ def test_28_4_marking_an_account_a_bot_needs_login_csrf_and_the_owner_and_is_for
         token_for(account, scopes=("play",))
 
 
-def test_28_4_wrong_owner_passwords_are_limited(django_user_model, fay):
-    account = make_user(django_user_model, "guesser")
-    for _ in range(bots.PASSWORD_TRIES):
-        with pytest.raises(bots.BotError, match="not the password"):
-            bots.mark_as_bot(account, "fay", "wrong")
-    with pytest.raises(bots.BotError, match="Too many") as refused:
-        bots.mark_as_bot(account, "fay", PASSWORD)  # even the right one, for the hour
-    assert refused.value.status == 429
+LOCKED_AT_LOG_IN = "Too many failed login attempts"
+
+
+def _log_in(login: str, password: str, address: str = "198.51.100.1") -> str:
+    page = Client(REMOTE_ADDR=address).post(
+        reverse("account_login"), {"login": login, "password": password}
+    )
+    return text(page) if page.status_code == 200 else f"redirected to {page.url}"
+
+
+def _try_owner(account, password: str, address: str):
+    """The bot form of `account` (logged in, its own address), naming fay with `password`."""
+    client = Client(REMOTE_ADDR=address)
+    client.force_login(account)
+    return client.post(BOT_URL, _bot_form(password=password))
+
+
+def test_34_2_wrong_owner_passwords_from_any_account_count_against_the_owners_log_in_lock(
+    django_user_model, fay
+):
+    """Three new accounts, each from an address of its own, share fay's five tries: then the
+    form refuses even fay's right password, and so does fay's own log-in page."""
+    guessers = [make_user(django_user_model, f"guesser{i}") for i in range(3)]
+    tries = [guessers[0], guessers[0], guessers[1], guessers[1], guessers[2]]
+    for i, account in enumerate(tries):
+        answer = _try_owner(account, "wrong", f"203.0.113.{i}")
+        assert answer.status_code == 403 and "not the password of fay" in text(answer)
+    refused = _try_owner(guessers[2], PASSWORD, "203.0.113.9")
+    assert refused.status_code == 429 and bots.LOCKED in text(refused)
+    assert not User.objects.filter(is_bot=True).exists()
+    # fay's log-in, by username or by e-mail address, from anywhere: the same lock.
+    assert LOCKED_AT_LOG_IN in _log_in("fay", PASSWORD)
+    assert LOCKED_AT_LOG_IN in _log_in("fay@example.com", PASSWORD, "198.51.100.2")
+    # Another player's lock is their own.
+    assert LOCKED_AT_LOG_IN not in _log_in("guesser0", PASSWORD)
+
+
+def test_34_2_failed_log_ins_lock_the_bot_forms_owner_password_too(django_user_model, fay):
+    for i in range(5):  # by e-mail address and by username: one account, one lock
+        _log_in("fay@example.com" if i % 2 else "FAY", "wrong", f"198.51.100.{i}")
+    assert LOCKED_AT_LOG_IN in _log_in("fay", PASSWORD)
+    account = make_user(django_user_model, "newbot")
+    refused = _try_owner(account, PASSWORD, "203.0.113.1")
+    assert refused.status_code == 429 and bots.LOCKED in text(refused)
     account.refresh_from_db()
     assert not account.is_bot
+    # A right password costs no try, at the log-in as in the form: before the lock, fay's own
+    # log-ins and proofs come and go without using up her tries.
+    cache.clear()
+    for _ in range(6):
+        assert "redirected" in _log_in("fay", PASSWORD)
+    assert bots.mark_as_bot(account, "fay", PASSWORD).is_bot
+
+
+def test_34_2_many_wrong_owner_passwords_at_once_get_at_most_the_locks_checked(
+    live_server, django_user_model, fay, monkeypatch
+):
+    """Twenty bot forms posted at once, by four accounts, against a live (threaded) server: the
+    count comes first, so at most the lock's five passwords of fay's are checked; the others
+    are refused unread."""
+    checked = []
+    real = User.check_password
+
+    def counted(user, raw):
+        if user.pk == fay.pk:
+            checked.append(raw)
+        return real(user, raw)
+
+    monkeypatch.setattr(User, "check_password", counted)
+    sessions = []
+    for i in range(4):
+        client = Client()
+        client.force_login(make_user(django_user_model, f"racer{i}"))
+        sessions.append(client.cookies["sessionid"].value)
+    start = threading.Barrier(20)
+
+    def post(n: int) -> int:
+        body = urlencode({**_bot_form(password=f"guess{n}"), "csrfmiddlewaretoken": CSRF})
+        request = urllib.request.Request(  # noqa: S310 (our live server, on loopback)
+            live_server.url + BOT_URL,
+            data=body.encode(),
+            headers={
+                "Cookie": f"sessionid={sessions[n % 4]}; csrftoken={CSRF}",
+                "Content-Type": "application/x-www-form-urlencoded",
+            },
+        )
+        start.wait(timeout=60)
+        try:
+            with urllib.request.urlopen(request, timeout=60) as answer:  # noqa: S310 (loopback)
+                return answer.status
+        except urllib.error.HTTPError as refused:
+            return refused.code
+
+    with ThreadPoolExecutor(20) as pool:
+        statuses = list(pool.map(post, range(20)))
+    assert set(statuses) <= {403, 429}, statuses
+    assert 1 <= len(checked) <= 5, len(checked)
+    assert statuses.count(403) == len(checked)  # each checked one is a wrong password's 403
+    assert not User.objects.filter(is_bot=True).exists()
 
 
 def _seat_bot(host: User, bot: User, **options) -> Game:

@@ -9,6 +9,7 @@ Bounded for `make test` (profile "fuzz": a few examples per endpoint, well under
 
 from __future__ import annotations
 
+import json
 import os
 from urllib.parse import quote
 
@@ -359,5 +360,116 @@ def test_no_body_makes_a_server_error_or_changes_anything(world, name, alice, ca
         response = client.generic("POST", path, body, content_type=content_type)
         assert response.status_code < 500, (path, content_type, body[:200])
         assert snapshot() == before, (path, content_type, body[:200])
+
+    fuzz()
+
+
+# --- the API's bodies: JSON in UTF-8 only, whatever arrives (issue 34.4) ------------------------
+# Every POST of the API, with a player's token (so a body reaches the views), gets JSON with
+# lone surrogates and NULs, the site's hostile forms and multipart bodies, text/plain, other
+# charsets, huge and NUL-laden bodies: never a 5xx, a refusal in the API's shape, and a
+# refusal changes nothing. (tests/api/test_schema.py fuzzes the calls' well-typed values.)
+
+API_POSTS = [
+    "/api/v1/games",
+    *(
+        f"/api/v1/games/{{game}}/{tail}"
+        for tail in ("chat", "actions", "join", "start", "resign", "leave", "rematch", "invite")
+    ),
+]
+ODD_TEXT = st.one_of(
+    st.text(max_size=12),
+    st.sampled_from(["\ud800", "a\udfffb", "\x00", "a\x00b", "\ud83d\ude00", "é" * 30, ""]),
+)
+JSON_VALUES = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | ODD_TEXT,
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(ODD_TEXT, inner, max_size=4),
+    max_leaves=12,
+)
+FIELDS = st.fixed_dictionaries(
+    {},
+    optional={
+        "text": ODD_TEXT,
+        "version": st.integers(),
+        "action": JSON_VALUES,
+        "kind": ODD_TEXT,
+        "seat_count": st.integers(),
+        "who": ODD_TEXT,
+    },
+)
+JSON_TYPES = [
+    "application/json",
+    "application/json; charset=utf-8",
+    "application/json;charset=UTF8",
+]
+OTHER_TYPES = [
+    "application/json; charset=latin-1",
+    "application/json; charset=utf-16",
+    "text/plain",
+    "text/plain; charset=utf-8",
+    "application/x-www-form-urlencoded",
+    "multipart/form-data; boundary=b",
+    "application/xml",
+    "application/vnd.api+json",
+    "",
+]
+
+
+@st.composite
+def json_body(draw):
+    value = draw(st.one_of(FIELDS, JSON_VALUES))
+    if draw(st.booleans()):  # \ud800 escaped, as json.dumps writes it
+        raw = json.dumps(value).encode()
+    else:  # the characters as they are: a lone surrogate as raw (invalid) UTF-8 bytes
+        raw = json.dumps(value, ensure_ascii=False).encode("utf-8", errors="surrogatepass")
+    return draw(st.sampled_from(JSON_TYPES + OTHER_TYPES)), raw
+
+
+@st.composite
+def odd_body(draw):
+    content_type = draw(st.sampled_from(JSON_TYPES + OTHER_TYPES))
+    raw = draw(
+        st.one_of(
+            st.binary(max_size=200),
+            st.sampled_from(
+                [
+                    b'{"text": "\x00"}',
+                    b"\x00" * 5000,
+                    b"[" * 60_000,  # deeper than json.loads can go
+                    b'{"version": 1' + b"1" * 5000 + b"}",  # longer than int() reads
+                    b'{"text": "a"}' + b" " * 70_000,  # past the 64 kB a call may send
+                    '{"text": "é"}'.encode("latin-1"),
+                    '{"text": "é"}'.encode("utf-16"),
+                    b"\xef\xbb\xbf{}",
+                    b"text=hello",
+                ]
+            ),
+        )
+    )
+    return content_type, raw
+
+
+API_BODIES = st.one_of(json_body(), odd_body(), urlencoded_body(), multipart_body())
+
+
+@pytest.mark.parametrize("path", API_POSTS)
+def test_34_4_no_body_makes_an_api_server_error_or_changes_anything(world, alice, settings, path):
+    settings.GEARTABLE_API_RATE = 100_000  # every example reaches its view
+    token = tokens.create(alice, "fuzz bodies", ["read", "play"], 30).token
+    client = Client(headers={"Authorization": f"Bearer {token}"})
+
+    @PROFILE
+    @given(data=st.data())
+    def fuzz(data):
+        before = snapshot()
+        where = path.format(game=data.draw(st.sampled_from(world["games"])))
+        content_type, body = data.draw(API_BODIES)
+        response = client.generic("POST", where, body, content_type=content_type)
+        said = (where, content_type, body[:200])
+        assert response.status_code < 500, said
+        if response.status_code >= 400:
+            assert response["Content-Type"].startswith("application/json"), said
+            assert response.json()["detail"].endswith("."), said
+            assert snapshot() == before, said
 
     fuzz()

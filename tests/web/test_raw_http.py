@@ -4,19 +4,12 @@ declared too large is refused before it is read (issue 22, points 1 and 7)."""
 
 from __future__ import annotations
 
-import os
 import socket
-import subprocess
-import sys
-from pathlib import Path
 
 import pytest
-from django.db import connection
 
-from tests.smtp import free_port
-from tests.support.waiting import wait_for
+from tests.support import gunicorn
 
-ROOT = Path(__file__).resolve().parents[2]
 CSRF = "a" * 32
 COOKIE = f"Cookie: csrftoken={CSRF}\r\n"
 
@@ -59,45 +52,11 @@ def _read_all(s: socket.socket) -> bytes:
 
 @pytest.fixture
 def server(transactional_db, tmp_path):
-    port = free_port()
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "tests.web.server_settings",
-        "RAW_HTTP_DATABASE": connection.settings_dict["NAME"],
-        "PYTHONPATH": str(ROOT),
-        "TMPDIR": str(tmp_path),  # where an upload would be spooled: must stay empty
-    }
-    log = open(tmp_path / "gunicorn.log", "wb")  # noqa: SIM115 (kept by the process)
-    process = subprocess.Popen(
-        [
-            *(sys.executable, "-m", "gunicorn", "config.wsgi"),
-            *("-b", f"127.0.0.1:{port}", "-w", "1", "--threads", "2", "--timeout", "60"),
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=log,
-        stderr=subprocess.STDOUT,
-    )
-    up = Server(port)
-
-    def answering() -> bool:
-        assert process.poll() is None, "gunicorn exited"
-        try:
-            return up.status(b"GET /healthz/ HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n") == 200
-        except (OSError, AssertionError):
-            return False
-
-    try:
-        wait_for(answering, seconds=60, what="gunicorn to answer /healthz/")
-    except AssertionError as error:
-        process.kill()
-        started = (tmp_path / "gunicorn.log").read_text()
-        pytest.fail(f"gunicorn did not start ({error}):\n{started}")
-    up.tmp = tmp_path
-    yield up
-    process.terminate()
-    process.wait(timeout=30)
-    log.close()
+    # TMPDIR: where an upload would be spooled; it must stay empty.
+    for up in gunicorn.serve(tmp_path, {"TMPDIR": str(tmp_path)}):
+        server = Server(up.port)
+        server.tmp = tmp_path
+        yield server
 
 
 def post(path: str, content_type: str, body: bytes, *, extra: str = "") -> bytes:
