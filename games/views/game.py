@@ -17,7 +17,7 @@ from django_htmx.http import HttpResponseStopPolling
 
 from accounts.middleware import shows_no_time
 from accounts.models import User
-from games import access, engines, live, notes, players, services
+from games import access, engines, invitations, live, notes, players, services
 from games.context_processors import your_turn_count
 from games.links import name_links
 from games.models import Game, Seat, Status, seat_names
@@ -81,6 +81,10 @@ def _render_game(
                 # The invite box offers the people this player played with, then those they
                 # follow (issue 27.2): two queries, for the seated player only.
                 "suggestions": players.invite_suggestions(request.user) if seat else [],
+                # Who is invited, for the table's players only (issue 34.10); a visitor's own
+                # invitation, so that the page says who invites them and offers Decline.
+                "invited": invitations.on_the_table(game, request.user) if seat else [],
+                "invitation": None if seat else invitations.waiting_for(game, request.user),
                 **page(game.kind).table_context(game),
             },
             status=status,
