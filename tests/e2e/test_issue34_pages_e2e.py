@@ -138,8 +138,11 @@ def test_issue_34_10_a_parts_name_fits_its_card_at_every_width(
     log_in(page, live_server, "alice", PASSWORD)
     # The card sizes change at 420 px and at 560 px (static/css/site.css): each side of both,
     # a phone of 360 and 390, a tablet, the two-column layout from 980, a desktop.
+    open_game_page(page, live_server, busy_table, PHONE)
     for width in (360, 390, 420, 421, 560, 561, 800, 980, 1280):
-        open_game_page(page, live_server, busy_table, {"width": width, "height": 900})
+        # A resize applies the stylesheet's widths at once (no reload): the checks below read
+        # the layout, which the browser brings up to date before it answers.
+        page.set_viewport_size({"width": width, "height": 900})
         shoot(page, f"cards-{width}")
         names = page.locator(".hand .card-name").all_inner_texts()
         assert sum("Handle" in n for n in names) == 3, names  # two and a wild, in the hand
