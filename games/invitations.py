@@ -134,3 +134,55 @@ def emailed_lately(invitation: Invitation) -> bool:
         .exclude(pk=invitation.pk)
         .exists()
     )
+
+
+def waiting_for(game: Game, user: User) -> Invitation | None:
+    """This visitor's own invitation to the table, not yet taken (declined or not), with its
+    inviter: what the table's page tells an invitee ("alice invites you", Decline)."""
+    if not user.is_authenticated:
+        return None
+    return (
+        game.invitations.filter(user=user, accepted__isnull=True)
+        .select_related("inviter")
+        .order_by("-created")
+        .first()
+    )
+
+
+def on_the_table(game: Game, viewer: User) -> list[dict]:
+    """Who is invited to an open table and has not joined, for its players' page (issue 34.10):
+    each as `user` (an account: its name shown) or `address` (an e-mail typed in), `state`
+    ("pending" or "declined") and `inviter`. Call it for a seated player only: nobody else sees
+    who is invited. An address typed in is shown whole to the player who typed it, and with
+    its local part hidden to the others (they did not give it); whether an account owns it is
+    never said (services.invite). One query."""
+    rows = []
+    seated = {s.user_id for s in game.table if s.user_id}
+    invitations = (
+        game.invitations.filter(accepted__isnull=True)
+        .select_related("user", "inviter")
+        .order_by("created", "pk")
+    )
+    for invitation in invitations:
+        if invitation.user_id in seated:
+            continue
+        address = ""
+        if invitation.user is None:
+            address = invitation.email
+            if invitation.inviter_id != viewer.pk:
+                address = _masked(address)
+        rows.append(
+            {
+                "user": invitation.user,
+                "address": address,
+                "state": "declined" if invitation.declined else "pending",
+                "inviter": invitation.inviter,
+            }
+        )
+    return rows
+
+
+def _masked(address: str) -> str:
+    """The domain of an address another player typed in, not its owner ("c…@example.com")."""
+    local, _, domain = address.rpartition("@")
+    return f"{local[:1]}…@{domain}"

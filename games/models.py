@@ -435,6 +435,9 @@ class Invitation(Outgoing):
     token = models.CharField(max_length=32, default=new_token, unique=True)
     created = models.DateTimeField(auto_now_add=True)
     accepted = models.DateTimeField(null=True, blank=True)
+    # Turned down: by the invitee's Decline on the table's page, or by the e-mail's decline link
+    # (services.decline_invitation). The host's table shows it; the invitee may still join.
+    declined = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         indexes = [

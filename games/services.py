@@ -240,15 +240,22 @@ def invite(inviter: User, game_id: int, who: str) -> Invitation:
             if game.invitations.filter(accepted__isnull=True, email__iexact=who).exists():
                 raise Conflict("That player is already invited.")
             _check_email_invitation(inviter, who)
-            return _new_invitation(game, inviter, email=who, via=Invitation.Via.EMAIL)
+            invitation = _new_invitation(game, inviter, email=who, via=Invitation.Via.EMAIL)
+            _touch(game)  # the table's players see who is invited (open pages redraw)
+            return invitation
         if user is None:
             raise GameError(f"There is no player called “{who}”.")
         if seat_of(game, user) is not None:
             raise Conflict(f"{user.name} is already in this game.")
-        if game.invitations.filter(accepted__isnull=True, user=user).exists():
+        waiting = game.invitations.filter(accepted__isnull=True, user=user)
+        if waiting.filter(declined__isnull=False).exists():
+            raise Conflict(f"{user.name} has declined this table’s invitation.")
+        if waiting.exists():
             raise Conflict("That player is already invited.")
         _check_player_invitation(inviter, user, who)
-        return _new_invitation(game, inviter, user=user, via=Invitation.Via.USERNAME)
+        invitation = _new_invitation(game, inviter, user=user, via=Invitation.Via.USERNAME)
+        _touch(game)  # the table's players see who is invited (open pages redraw)
+        return invitation
 
 
 def _is_address(text: str) -> bool:
@@ -357,6 +364,54 @@ def accept_email_invitation(user: User, token: str, *, robots=()) -> Game:
         if invitation.user_id is None:
             Invitation.objects.filter(pk=invitation.pk, user__isnull=True).update(user=user)
         return join_game(user, invitation.game_id, robots=robots, token=invitation.game.join_token)
+
+
+def invitation_to_decline(user: User, game_id: int, token: str = "") -> Invitation:
+    """The invitation this user may turn down with the table page's Decline: their own to this
+    open table, or the one of the e-mail link they followed (`token`, email_invitation_for).
+    A stranger's answer is a missing game's, whether the game exists or not."""
+    check_can_play(user)
+    if Seat.objects.filter(game_id=game_id, user=user).exists():
+        raise Conflict("You have joined this table: leave it instead.")
+    if token:
+        invitation = email_invitation_for(user, token)
+        if invitation.game_id != game_id or invitation.accepted is not None:
+            raise NotFound("There is no such game.")
+    else:
+        invitation = (
+            Invitation.objects.filter(game_id=game_id, user=user, accepted__isnull=True)
+            .select_related("game", "inviter")
+            .order_by("-created")
+            .first()
+        )
+        if invitation is None:
+            raise NotFound("There is no such game.")
+    if invitation.game.status != Status.OPEN:
+        raise Conflict("This table is no longer waiting for players.")
+    return invitation
+
+
+def decline_invitation(invitation: Invitation, *, never_again: bool = False) -> bool:
+    """An invitation turned down: the one way both doors decline, the invitee's Decline on the
+    table's page (invitation_to_decline) and an invitation e-mail's decline link (`never_again`:
+    its address is never sent another invitation, EmailSuppression). The host's table shows it
+    declined (its version moves, so open pages redraw); the invitee may still join while the
+    table waits. True when this invitation changed: one accepted, declined already, or of a
+    table that started or closed keeps its row as it was."""
+    with transaction.atomic():
+        if never_again:
+            EmailSuppression.add(invitation.email, EmailSuppression.Reason.UNSUBSCRIBED)
+        game = locked_game(invitation.game_id)
+        if game.status != Status.OPEN:
+            return False
+        changed = Invitation.objects.filter(
+            pk=invitation.pk, accepted__isnull=True, declined__isnull=True
+        ).update(declined=timezone.now())
+        if changed:
+            _touch(game)
+            if invitation.user_id is not None:
+                live.forget_turns([invitation.user_id])  # their My games lists it no more
+        return bool(changed)
 
 
 def start_game(user: User, game_id: int) -> Game:

@@ -31,6 +31,7 @@ urlpatterns = [
     path("games/<int:game_id>/leave/", table.leave, name="game_leave"),
     path("games/<int:game_id>/start/", table.start, name="game_start"),
     path("games/<int:game_id>/invite/", table.invite, name="game_invite"),
+    path("games/<int:game_id>/decline/", table.decline, name="game_decline"),
     path("games/<int:game_id>/resign/", table.resign, name="game_resign"),
     path("games/<int:game_id>/rematch/", table.rematch, name="game_rematch"),
     path("games/<int:game_id>/chat/", chat.chat, name="game_chat"),

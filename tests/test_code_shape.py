@@ -123,3 +123,28 @@ def test_a_password_is_checked_in_one_place():
         if re.search(r"(?<!logins)\.check_password\(|\bauthenticate\(request\b", line)
     ]
     assert found == []
+
+
+def test_an_invitation_is_declined_in_one_place():
+    """services.decline_invitation is the one decline (issue 34.10): the table page's Decline
+    and the e-mail's decline link both call it; no other module marks an invitation declined
+    or puts an address on the suppression list for it."""
+    writers = {
+        p.relative_to(GAMES).as_posix()
+        for p in _sources()
+        if re.search(r"declined=|EmailSuppression\.add\(", p.read_text())
+    }
+    assert writers == {"services.py"}
+    views = {name: (GAMES / "views" / name).read_text() for name in ("table.py", "invitations.py")}
+    assert all("services.decline_invitation(" in text for text in views.values())
+
+
+def test_the_admins_own_pages_draw_breadcrumbs_as_django_does():
+    """Django 6's admin styles `ol.breadcrumbs` (one item a `li`): the old `div.breadcrumbs`
+    of our own admin pages lost the bar's style (issue 34.10, the report's Handle page)."""
+    admin = Path(__file__).resolve().parent.parent / "templates" / "admin"
+    for page in admin.rglob("*.html"):
+        text = page.read_text()
+        if "{% block breadcrumbs %}" in text:
+            assert '<ol class="breadcrumbs">' in text, page
+            assert 'div class="breadcrumbs"' not in text, page

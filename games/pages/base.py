@@ -32,6 +32,7 @@ class GamePage(Protocol):
 
     TURN_NOUN: str  # "turn" or "program": the e-mails' "your turn is due"
     MISSED: str  # what happens at a missed deadline, as a sentence's end
+    NOTES_HINT: str  # the notes box's placeholder: what a player of this game might note
 
     def options(self, spec) -> dict: ...
     def seat_ranges(self) -> dict[str, list[int]]: ...

@@ -20,6 +20,8 @@ from games.pages.geared_ui import Selection, board_preview, offer
 TARGETS = (300, 500, 1000, 1500, 2000)
 TURN_NOUN = "turn"
 MISSED = "a bot plays for you"
+# The notes box's hint (templates/games/_notes.html): what a Geared player might jot down.
+NOTES_HINT = "Plans, what was discarded, who holds a Steal…"
 
 
 # --- the lobby ---------------------------------------------------------------------------------

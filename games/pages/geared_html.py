@@ -69,8 +69,13 @@ def slots(slot_list: list[dict], icons_url: str, game_url: str, fragment_url: st
                 opening = f'<span class="slot filled{last}">'
             out.append(f"{opening}{card(s['card'], icons_url)}</span>")
         else:
-            name = escape(title(s["name"]))
-            out.append(f'<span class="slot empty"><span class="slot-name">{name}</span></span>')
+            # The part's name, and its icon: what a compact build shows (static/css/site.css).
+            part, name = escape(s["name"]), escape(title(s["name"]))
+            icon = f'<use href="{escape(icons_url)}#{part}"></use>'
+            out.append(
+                f'<span class="slot empty"><svg class="slot-icon" aria-hidden="true">{icon}</svg>'
+                f'<span class="slot-name">{name}</span></span>'
+            )
     return mark_safe(_SLOT_GAP.join(out))  # noqa: S308 - every value above is escaped
 
 

@@ -15,6 +15,8 @@ from games.pages.base import Table
 
 TURN_NOUN = "program"
 MISSED = "your robot defends"
+# The notes box's hint (templates/games/_notes.html): what an Out of Gears player might jot down.
+NOTES_HINT = "Plans, who attacks whom, which junkyard is running dry…"
 ACTION_LABELS = {"harvest": "Harvest", "attack": "Attack", "trap": "Trap"}
 
 

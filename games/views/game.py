@@ -17,7 +17,7 @@ from django_htmx.http import HttpResponseStopPolling
 
 from accounts.middleware import shows_no_time
 from accounts.models import User
-from games import access, engines, live, notes, players, services
+from games import access, engines, invitations, live, notes, players, services
 from games.context_processors import your_turn_count
 from games.links import name_links
 from games.models import Game, Seat, Status, seat_names
@@ -81,6 +81,10 @@ def _render_game(
                 # The invite box offers the people this player played with, then those they
                 # follow (issue 27.2): two queries, for the seated player only.
                 "suggestions": players.invite_suggestions(request.user) if seat else [],
+                # Who is invited, for the table's players only (issue 34.10); a visitor's own
+                # invitation, so that the page says who invites them and offers Decline.
+                "invited": invitations.on_the_table(game, request.user) if seat else [],
+                "invitation": None if seat else invitations.waiting_for(game, request.user),
                 **page(game.kind).table_context(game),
             },
             status=status,
@@ -127,13 +131,17 @@ def game_context(
     query=None,
     fragment: bool = False,
     refused: object = None,
+    replay: bool = False,
 ) -> dict:
+    """What a game's page is drawn from. `replay`: a past step of a game that is over
+    (views/records.py): nothing is live there, so nobody is told it is their turn and no card
+    or button offers a move (issue 34.10)."""
     eng = engines.engine(game.kind)
     seen = access.seen_by(game, seat)
     me, view, legal = seen.me, seen.view, seen.legal
     # A bot account reads its games here, read-only: it plays through the API (issue 28.4).
     bot_account = getattr(request.user, "is_bot", False) and me is not None
-    if bot_account:
+    if bot_account or replay:
         legal = ()
     seats = {s.seat_id: s for s in game.table}
     names = seat_names(seats.values())
@@ -145,7 +153,8 @@ def game_context(
         "names": names,
         "seats_by_id": seats,
         "version": game.version,
-        "is_my_turn": me is not None and me in eng.to_act(game.state),
+        "is_my_turn": not replay and me is not None and me in eng.to_act(game.state),
+        "replay": replay,
         "nav_section": "my_games",
         "bot_account": bot_account,
         # A visitor by the join link keeps the token on the page's own links (log, refresh).
@@ -167,6 +176,7 @@ def game_context(
     if not fragment and seat is not None and seat.position:
         context["note_text"] = notes.note_text(game, request.user)
         context["note_max"] = notes.NOTE_MAX
+        context["note_hint"] = page(game.kind).NOTES_HINT
     context["spectator"] = seat is None and former is None
     if context["spectator"]:
         context["nav_section"] = "lobby"  # watching: a game found in the lobby, not one of mine

@@ -9,7 +9,6 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from accounts.models import EmailSuppression
 from games import live, services
 from games.models import Game, Invitation, Status
 from games.pages import page
@@ -60,7 +59,7 @@ def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
         "game": game,
         "seat": None,
         "seats": game.table,
-        "invited_by": invitation.inviter.username,
+        "invitation": invitation,
         "join_action": here,
         "poll_key": live.issue(game.pk, request.user, None),
         **page(game.kind).table_context(game),
@@ -78,6 +77,6 @@ def decline_invitation(request: HttpRequest, token: str) -> HttpResponse:
     if invitation is None:
         raise Http404("This invitation link is not valid.")
     done = request.method == "POST"
-    if done:
-        EmailSuppression.add(invitation.email, EmailSuppression.Reason.UNSUBSCRIBED)
+    if done:  # this table's invitation declined too, and the address never invited again
+        services.decline_invitation(invitation, never_again=True)
     return render(request, "games/decline.html", {"invitation": invitation, "done": done})

@@ -52,7 +52,7 @@ def _my_games_key(user_id: int) -> str:
         marks=Sum("seen_mark"),
         last=Max("pk"),
     )
-    waiting = Q(accepted__isnull=True)
+    waiting = Q(accepted__isnull=True, declined__isnull=True)
     invited = Invitation.objects.filter(user_id=user_id).aggregate(
         n=Count("pk", filter=waiting),
         updated=Max("game__updated", filter=waiting),
@@ -73,7 +73,9 @@ def _my_games(user) -> dict:
     finished = list(_my_seats(user).filter(OVER)[: FINISHED_SHOWN + 1])
     _with_tables([*seats, *finished])
     invitations = (
-        Invitation.objects.filter(user=user, accepted__isnull=True, game__status=Status.OPEN)
+        Invitation.objects.filter(
+            user=user, accepted__isnull=True, declined__isnull=True, game__status=Status.OPEN
+        )
         .select_related("game", "inviter")
         .order_by("-created")
     )

@@ -86,7 +86,8 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         step = 0
     past = copy.copy(game)
     past.state = replay.state_at(game, moves, step)
-    context = game_context(request, past, services.seat_of(game, request.user), query={})
+    seat = services.seat_of(game, request.user)
+    context = game_context(request, past, seat, query={}, replay=True)
     if step < len(moves):
         context.pop("standings", None)  # the end is for the last step only
     context.update(

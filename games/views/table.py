@@ -57,6 +57,27 @@ def leave(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
+def decline(request: HttpRequest, game_id: int) -> HttpResponse:
+    """An invitee's Decline beside Join (issue 34.10): their invitation to this table, or the
+    one of the e-mail link they followed (its token posted as `invitation`: the join form's
+    `token` is the table's link), turned down through the one decline of the write path
+    (services.decline_invitation, the e-mail link's too)."""
+    token = request.POST.get("invitation", "")[:64]
+
+    def do():
+        invitation = services.invitation_to_decline(request.user, game_id, token)
+        services.decline_invitation(invitation)
+        return invitation
+
+    result = _lobby_action(request, game_id, do)
+    if isinstance(result, HttpResponse):
+        return result
+    messages.success(request, f"You declined {result.inviter.name}’s invitation.")
+    return redirect("my_games")
+
+
+@login_required
+@require_POST
 def start(request: HttpRequest, game_id: int) -> HttpResponse:
     result = _lobby_action(request, game_id, lambda: services.start_game(request.user, game_id))
     return result if isinstance(result, HttpResponse) else redirect("game", game_id)

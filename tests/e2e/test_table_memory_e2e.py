@@ -43,7 +43,11 @@ def test_issue_27_3_4_5_next_game_notes_and_logs_at_both_sizes(
             "datetime", re.compile(r"^\d{4}-\d\d-\d\dT")
         )
 
-        # Notes: typing "n" in the box types it (no jump); saving says so in place.
+        # Notes: typing "n" in the box types it (no jump); saving says so in place. The box is
+        # folded while it holds no note (issue 34.10), open once it does.
+        notes = page.locator("details#notes")
+        if notes.get_attribute("open") is None:
+            notes.locator("summary").click()
         box = page.locator("#notes-text")
         box.fill("")
         box.press_sequentially(f"plan n{size_name}")

@@ -132,6 +132,7 @@ ENDPOINTS = {
     "game_leave": ("POST", "stranger", "game", params("x")),
     "game_start": ("POST", "stranger", "game", params("x")),
     "game_invite": ("POST", "stranger", "game", params("who")),
+    "game_decline": ("POST", "stranger", "game", params("invitation", "token")),
     "game_resign": ("POST", "stranger", "game", params("x")),
     "game_rematch": ("POST", "stranger", "game", params("x")),
     "game_chat": ("POST", "stranger", "game", params("text")),

@@ -358,7 +358,7 @@ def test_following_an_invitation_link_only_shows_the_table_and_a_join_button(ali
     bob_client.force_login(bob)
     page = bob_client.get(path)
     assert page.status_code == 200
-    assert "alice invites you to this table" in text(page)
+    assert "Alice</a> invites you</strong> to this table" in text(page)  # her name, linked
     assert f'<form method="post" action="{path}"' in text(page)
     assert "csrfmiddlewaretoken" in text(page)
     assert not game.seats.filter(user=bob).exists()
@@ -403,7 +403,15 @@ def test_an_invitation_link_for_a_started_game_says_so(alice, bob, carol):
 
 
 @pytest.mark.parametrize(
-    "name", ["accept_invitation", "decline_invitation", "game_join", "game_rematch", "game_start"]
+    "name",
+    [
+        "accept_invitation",
+        "decline_invitation",
+        "game_decline",
+        "game_join",
+        "game_rematch",
+        "game_start",
+    ],
 )
 def test_no_link_that_joins_accepts_or_declines_acts_on_a_get(alice, bob, name):
     # Every join, accept, decline and rematch link: a GET (a link, a mail scanner) asks or
