@@ -230,7 +230,7 @@ def readable_by(user, game_id: int) -> Game:
     """The game with its seats, if this user may see it (as `views.common.visible_game`
     answers a page, without the join link): else 404, as for a game that does not exist."""
     game = Game.objects.with_table(game_id)
-    if game is None or not services.may_watch(game, user, None):
+    if game is None or not access.may_read_game(game, user):
         raise services.NotFound("There is no such game.")
     return game
 

@@ -6,19 +6,23 @@ and, where the cache is shared by every process (Redis: `CACHE_URL`), without th
 
 - **The poll key.** The page carries a key signed with SECRET_KEY (`issue`): the game, the
   viewer's user id (0 for a visitor), the seat whose "watching" mark the check keeps fresh, and
-  a short tag of the user's session auth hash (`_auth_tag`: it changes with the password). It
-  is issued only to whom the page was shown, so it proves what the session would: that this
-  viewer may see the game's version and status (which hide nothing). It answers only while it
-  is younger than `KEY_MAX_AGE` (minutes), its user is active with the same password, and its
-  seat is still that user's (`grant`: a player who left the table, was replaced by a bot,
-  deactivated or changed password gets nothing from it). Any other key is ignored and the
-  session decides, as the rest of the site would; when the session may see the game, that
-  answer carries a fresh key (`X-Poll-Key`) that the page keeps, so a page open for days
-  keeps working and is back on the fast path at its next check.
+  a short tag of the user's session auth hash (`_auth_tag`: it changes with the password),
+  and the viewer's ties to the game (games/access.py `Ties`: seated, invited, importer, holds
+  the link). It is issued only to whom the page was shown, so it proves what the session
+  would: that this viewer may see the game's version and status (which hide nothing). It
+  answers only while it is younger than `KEY_MAX_AGE` (minutes), its user is active with the
+  same password, its seat is still that user's (`grant`: a player who left the table, was
+  replaced by a bot, deactivated or changed password gets nothing from it), and its ties
+  still let it read the game as the cache has it now (`access.may_read`: a link that no
+  longer opens a game that has started stops answering at the next check). Any other key is
+  ignored and the session decides, as the rest of the site would; when the session may see
+  the game, that answer carries a fresh key (`X-Poll-Key`) that the page keeps, so a page
+  open for days keeps working and is back on the fast path at its next check.
 - **The grant** (`grant`): each user's current auth tag ("" once inactive) and each seat's
   player, cached like the rest and set at the commit that changes them (the User and Seat
   signals, games/apps.py), so the steady check still makes one cache round trip and no query.
-- **The live state** (`state`): a game's version, status and chat sequence, cached per game.
+- **The live state** (`state`): a game's version, status and chat sequence, and whether it is
+  public and watchable by its link (`STATE_FIELDS`), cached per game.
 - **The "your turn" count** (`your_turn`): how many games wait for a user (the nav's badge).
 
 Every commit that changes them updates them (`forget_game`: the state as committed, set at the
@@ -51,8 +55,8 @@ log = logging.getLogger(__name__)
 
 KEY_SALT = "geartable.poll"
 # Seconds a key answers: a page open longer checks once through its session, which hands it a
-# fresh key (the poll, games/views/game.py). Short, so that what the grant cannot see (a link that
-# no longer opens the game, say) is honoured within minutes.
+# fresh key (the poll, games/views/game.py). Short, so that what the grant and the ties cannot
+# see is honoured within minutes (what a leaked key can do: docs/live.md).
 KEY_MAX_AGE = 10 * 60
 FRESH_KEY_HEADER = "X-Poll-Key"
 
@@ -70,26 +74,28 @@ def user_tag(user) -> str:
     return _auth_tag(user.get_session_auth_hash())
 
 
-def issue(game_id: int, user, watch_seat_id: int | None) -> str:
+def issue(game_id: int, user, watch_seat_id: int | None, ties: int = 0) -> str:
     """The poll key of a page shown to `user` (None or anonymous: a visitor); `watch_seat_id`:
-    the user's own seat, whose "watching" mark the check keeps fresh, else None."""
+    the user's own seat, whose "watching" mark the check keeps fresh, else None; `ties`: what
+    tied them to the game then (games/access.py, `Ties.bits`), weighed again at each check."""
     user_id = user.pk if user is not None and user.is_authenticated else 0
-    payload = [game_id, user_id or 0, (user_id and watch_seat_id) or 0, user_tag(user)]
+    payload = [game_id, user_id or 0, (user_id and watch_seat_id) or 0, user_tag(user), ties]
     return signing.dumps(payload, salt=KEY_SALT, compress=False)
 
 
-def read(key: str, game_id: int) -> tuple[int, int, str] | None:
-    """(user id, seat id to mark watching, auth tag) from a well-signed key for this game that
-    is younger than KEY_MAX_AGE, or None. Whether it still answers is `state`'s to say."""
+def read(key: str, game_id: int) -> tuple[int, int, str, int] | None:
+    """(user id, seat id to mark watching, auth tag, ties) from a well-signed key for this game
+    that is younger than KEY_MAX_AGE, or None. Whether it still answers is for `state` (the
+    grant) and access.may_read (the ties, against the game as it is) to say."""
     try:
-        gid, user_id, seat_id, tag = signing.loads(key, salt=KEY_SALT, max_age=KEY_MAX_AGE)
+        gid, user_id, seat_id, tag, ties = signing.loads(key, salt=KEY_SALT, max_age=KEY_MAX_AGE)
     except (signing.BadSignature, ValueError, TypeError):
         return None
-    if gid != game_id or not all(isinstance(v, int) for v in (user_id, seat_id)):
+    if gid != game_id or not all(isinstance(v, int) for v in (user_id, seat_id, ties)):
         return None
     if not isinstance(tag, str) or bool(tag) != bool(user_id):
         return None
-    return user_id, seat_id, tag
+    return user_id, seat_id, tag, ties
 
 
 def enabled() -> bool:
@@ -97,7 +103,7 @@ def enabled() -> bool:
 
 
 def _state_key(game_id: int) -> str:
-    return f"live:game:{game_id}"
+    return f"live:state:{game_id}"
 
 
 def _turns_key(user_id: int) -> str:
@@ -129,14 +135,14 @@ def _model(name: str):
     return apps.get_model("games", name)
 
 
+# What the live check keeps of a game: its (version, status, chat sequence), and the facts of
+# who may read it that can change while a page is open (access.may_read: public, its link).
+STATE_FIELDS = ("version", "status", "chat_seq", "public", "watchable_by_link")
+
+
 def _read_state(game_id: int) -> tuple | None:
-    """The game's (version, status, chat sequence) from the database, or None."""
-    return (
-        _model("Game")
-        .objects.filter(pk=game_id)
-        .values_list("version", "status", "chat_seq")
-        .first()
-    )
+    """The game's STATE_FIELDS from the database, or None."""
+    return _model("Game").objects.filter(pk=game_id).values_list(*STATE_FIELDS).first()
 
 
 class Revoked(Exception):
@@ -145,8 +151,8 @@ class Revoked(Exception):
 
 def state(
     game_id: int, user_id: int = 0, watch_seat_id: int = 0, tag: str = "", *, fresh: bool = False
-) -> tuple[tuple[int, str, int] | None, int | None, bool]:
-    """The game's (version, status, chat sequence), None if there is no such game; for a
+) -> tuple[tuple | None, int | None, bool]:
+    """The game's STATE_FIELDS, None if there is no such game; for a
     `user_id`, how many games in play wait for that user (else None); and whether the
     "watching" mark of `watch_seat_id` was written lately (`watching_due`). Raises Revoked if
     the key's grant (`tag`, the seat) no longer holds. In the steady case, one cache round trip

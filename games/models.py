@@ -41,8 +41,8 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-# What the live-update check reads of a game (games/live.py caches it).
-LIVE_FIELDS = frozenset({"version", "status", "chat_seq"})
+# What the live-update check reads of a game (games/live.py STATE_FIELDS: it caches them).
+LIVE_FIELDS = frozenset({"version", "status", "chat_seq", "public", "watchable_by_link"})
 
 
 # The order of a game's seats wherever they are shown.

@@ -39,8 +39,8 @@ CHAT_RATE = (5, 15)  # at most 5 messages in 15 seconds per player, all games to
 # --- chat ------------------------------------------------------------------------------------
 
 
+@services.acting
 def post_chat(user: User, game_id: int, text: str) -> ChatMessage:
-    services.check_can_play(user)
     text = (text or "").strip()
     if not text:
         raise services.GameError("Write something first.")
@@ -82,8 +82,8 @@ def _check_rate(user: User) -> None:
 ALREADY_REPORTED = "You have already reported this message: a moderator will look at it."
 
 
+@services.acting  # a suspended player could flood the queue otherwise
 def report_message(user: User, message_id: int, reason: str) -> Report:
-    services.check_can_play(user)  # a suspended player could flood the queue otherwise
     reason = (reason or "").strip()[:500]
     message = ChatMessage.objects.select_related("game").filter(pk=message_id).first()
     if message is None:

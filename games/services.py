@@ -7,6 +7,7 @@ client's version where there is one, calls the engine, appends to the move log, 
 
 from __future__ import annotations
 
+import functools
 import logging
 import random
 import secrets
@@ -22,8 +23,10 @@ from django.utils import timezone
 
 from accounts.models import BOT_BY_HAND, EmailSuppression, User
 from games import (
+    access,
     effects,
     engines,
+    events,
     invitations,
     live,
     notifications,
@@ -72,32 +75,40 @@ def former_seat_of(game: Game, user: User | None) -> Seat | None:
     return next((s for s in game.table if s.replaced_user_id == user.pk), None)
 
 
-def may_watch(game: Game, user: User | None, token: str | None) -> bool:
-    """May this visitor see the game (read only)? Its players (and those who left their seat
-    to a bot), anyone for a public game, those invited to the table, the importer of a game
-    record; with the table's link, anyone while it waits for players and, once it has started,
-    if the table lets its link be used to watch. (The live check's query, games/sql.py, asks
-    the same.)"""
-    if game.public or seat_of(game, user) is not None or former_seat_of(game, user) is not None:
-        return True
-    if user is not None and user.is_authenticated:
-        if game.imported and game.creator_id == user.pk:
-            return True
-        if any(i.user_id == user.pk for i in game.invitations.all()):
-            return True
-    if token and _token_matches(token, game.join_token):
-        return game.status == Status.OPEN or game.watchable_by_link
-    return False
-
-
 def check_can_play(user: User) -> None:
-    """May this user act at a table now (move, chat, open, join, invite, start, resign)? Not a
-    suspended player; not a bot account, but by a `bot` token of the API (issue 28.4)."""
+    """May this user act at a table now (move, chat, open, join, leave, invite, start, resign,
+    a rematch, a report)? Not a suspended player; not a bot account, but through the API's door
+    with a `bot` token (issue 28.4: `User.plays_by_bot_token`, set by accounts/tokens.py on the
+    token's user and never on a page's). Called by `acting` only."""
     reason = getattr(user, "suspension_message", None)
     if reason:
         raise Forbidden(reason)
     if getattr(user, "is_bot", False) and not user.plays_by_bot_token:
         raise Forbidden(BOT_BY_HAND)
+
+
+def acting(action):
+    """The one door of every action at a table (issue 34.6): `check_can_play` on the acting
+    user (the action's first argument) before anything else is read or written, so that no
+    action can forget it. tests/test_code_shape.py checks that every public function of the
+    write path that takes the acting user is one of these."""
+
+    @functools.wraps(action)
+    def checked(user: User, *args, **kwargs):
+        check_can_play(user)
+        return action(user, *args, **kwargs)
+
+    checked.acting = True
+    return checked
+
+
+def _readable_locked(user: User, game_id: int, *, with_seats: bool = False) -> Game:
+    """The game, locked, if this user may read it (access.may_read_game); else NotFound, the
+    answer for a game that does not exist, whatever the action (issue 34.7)."""
+    game = locked_game(game_id, with_seats=with_seats)
+    if not access.may_read_game(game, user):
+        raise NotFound("There is no such game.")
+    return game
 
 
 # --- the lobby: create, join, leave, invite, start ------------------------------------------------
@@ -116,8 +127,8 @@ class NewGame:
     watchable_by_link: bool = True
 
 
+@acting
 def create_game(creator: User, spec: NewGame) -> Game:
-    check_can_play(creator)
     if spec.kind not in engines.ENGINES:
         raise GameError("Choose Geared or Out of Gears.")
     options = page(spec.kind).options(spec)  # the game's own settings, checked
@@ -163,18 +174,18 @@ def _check_robots(game: Game, robots, taken: set[int] = frozenset()) -> list[int
     return page(game.kind).seat_choice(game, robots, taken)
 
 
+@acting
 def join_game(user: User, game_id: int, *, robots=(), token: str | None = None) -> Game:
     """Take a seat at an open table. A rematch table starts when its last seat is taken,
     however it is taken (the end screen's Rematch, the table's Join button, the API): nobody
     has to come back to start it."""
-    check_can_play(user)
     with transaction.atomic():
         game = locked_game(game_id)
         seats = list(game.seats.all())
         if any(s.user_id == user.pk for s in seats):
             return game  # joining twice (a double click) is harmless
         invited = game.invitations.filter(user=user, accepted__isnull=True).exists()
-        if not (game.public or invited or (token and _token_matches(token, game.join_token))):
+        if not (game.public or invited or access.GameTies(game, user, token).link):
             raise NotFound("There is no such game.")
         if game.status != Status.OPEN:
             raise Conflict("This game has already started.")
@@ -190,20 +201,17 @@ def join_game(user: User, game_id: int, *, robots=(), token: str | None = None) 
     return game
 
 
-def _token_matches(given: str, expected: str) -> bool:
-    # As bytes: compare_digest raises TypeError on a str with non-ASCII characters.
-    return secrets.compare_digest(given.encode(), expected.encode())
-
-
 def _locked_with_seat(user: User, game_id: int, not_found: str) -> tuple[Game, Seat]:
-    """The game, locked, and the user's seat in it; NotFound if they have none."""
-    game = locked_game(game_id)
+    """The game, locked, and the user's seat in it; NotFound if they have none (`not_found`
+    for one who may read the game, the missing game's sentence for anyone else)."""
+    game = _readable_locked(user, game_id)
     seat = seat_of(game, user)
     if seat is None:
         raise NotFound(not_found)
     return game, seat
 
 
+@acting
 def leave_game(user: User, game_id: int) -> None:
     with transaction.atomic():
         game, seat = _locked_with_seat(user, game_id, "You are not in this game.")
@@ -220,12 +228,12 @@ def leave_game(user: User, game_id: int) -> None:
         live.forget_turns([*game.seats.values_list("user_id", flat=True), user.pk])
 
 
+@acting
 def invite(inviter: User, game_id: int, who: str) -> Invitation:
     """Invite by username or by e-mail address; someone without an account gets a sign-up link.
     An address typed in is an e-mail invitation whoever owns it: every e-mail rule applies (the
     daily cap, one waiting per address, the suppression list), and the answer never says
     whether a player owns the address."""
-    check_can_play(inviter)
     who = who.strip()
     if not who:
         raise GameError("Type a username or an e-mail address.")
@@ -355,6 +363,7 @@ def email_invitation_for(user: User, token: str) -> Invitation:
     return invitation
 
 
+@acting
 def accept_email_invitation(user: User, token: str, *, robots=()) -> Game:
     """The Join button behind an invitation e-mail's link (a POST: following the link only
     shows the table): the invitation becomes this user's, and they take the seat. All or
@@ -366,11 +375,11 @@ def accept_email_invitation(user: User, token: str, *, robots=()) -> Game:
         return join_game(user, invitation.game_id, robots=robots, token=invitation.game.join_token)
 
 
+@acting
 def invitation_to_decline(user: User, game_id: int, token: str = "") -> Invitation:
     """The invitation this user may turn down with the table page's Decline: their own to this
     open table, or the one of the e-mail link they followed (`token`, email_invitation_for).
     A stranger's answer is a missing game's, whether the game exists or not."""
-    check_can_play(user)
     if Seat.objects.filter(game_id=game_id, user=user).exists():
         raise Conflict("You have joined this table: leave it instead.")
     if token:
@@ -414,10 +423,10 @@ def decline_invitation(invitation: Invitation, *, never_again: bool = False) -> 
         return bool(changed)
 
 
+@acting
 def start_game(user: User, game_id: int) -> Game:
-    check_can_play(user)
     with transaction.atomic():
-        game = locked_game(game_id)
+        game = _readable_locked(user, game_id)
         if game.creator_id != user.pk:
             raise Forbidden("Only the player who created the game can start it.")
         return _start(game, user)
@@ -469,6 +478,10 @@ def _start(game: Game, user: User) -> Game:
         ]
     )
     _sync_seats(game, seats, step)
+    if not game.public and not game.watchable_by_link:
+        # Its link no longer opens it: the streams of those who watched by it read their right
+        # again from the database (the cache is set only after this commit's event).
+        events.access_changed(game_id=game.pk)
     mover = next(s for s in seats if s.user_id == user.pk)
     _queue_followups(game, seats, step, mover=mover, new_turn=True)
     return game
@@ -487,11 +500,11 @@ def rematch_of(game: Game) -> Game | None:
     )
 
 
+@acting
 def rematch(user: User, game_id: int) -> Game:
     """After a finished game, the same table again: the first player to ask opens it, with the
     same kind, options, time per turn, robots and bots, and every other player is invited; each
     of them accepts with one click, and the game starts by itself once the last one has."""
-    check_can_play(user)
     with transaction.atomic():
         old = locked_game(game_id)  # serialises two players asking at the same moment
         seats = list(old.seats.select_related("user"))
@@ -552,6 +565,7 @@ def _accept_rematch(user: User, game: Game, robots) -> Game:
 # --- playing ---------------------------------------------------------------------------------
 
 
+@acting
 def submit_action(
     user: User,
     game_id: int,
@@ -573,7 +587,6 @@ def submit_action(
                 action = by_kind.get(game.kind)
             if action is None:
                 raise GameError("That is not an action.")
-            check_can_play(user)
             seat = seat_of(game, user)
             if seat is None:
                 if former_seat_of(game, user) is not None:
@@ -915,9 +928,9 @@ def expire_turn(game_id: int, turn: int, *, now=None) -> bool:
     return True
 
 
+@acting
 def resign(user: User, game_id: int) -> Game:
     """A player leaves an active game: a greedy bot takes the seat and the game goes on."""
-    check_can_play(user)  # each resignation mails the table: not a suspended player's tool
     with transaction.atomic():
         game, seat = _locked_with_seat(user, game_id, "There is no such game.")
         if game.status != Status.ACTIVE:

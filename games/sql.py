@@ -5,7 +5,7 @@ the modules above the models' layer, or looked up by name once the apps are load
 this module imports none of them and sits at the bottom of the map, docs/code-map.md):
 
 - `PollQuery`: the live-update check's one round trip (the most frequent request of all):
-  the game, the asker's seat, their password hash and their "your turn" count.
+  the game, what ties the asker to it, their password hash and their "your turn" count.
 - `InsertOnce`: a row's INSERT that writes nothing if a unique constraint already holds it
   (ON CONFLICT DO NOTHING that returns the new id, which `bulk_create(ignore_conflicts=True)`
   does not).
@@ -32,25 +32,31 @@ def _pk(meta) -> str:
 
 
 class PollQuery:
-    """The live check's row for (game, user, link token): (version, status, chat sequence, open
-    to this visitor, seated or formerly seated, the active user's password hash, their own
-    seat's id, its watched mark, their "your turn" count); None if there is no such game.
+    """The live check's row for (game, user, link token): the game's (version, status, chat
+    sequence), the facts `access.may_read` weighs (public, watchable by its link, the token is
+    its link's, the user is seated or was, is invited, imported it), the active user's password
+    hash, their own seat's id and its watched mark, and their "your turn" count; None if there
+    is no such game. It decides nothing: access.game_reader asks `may_read` (issue 34.8).
 
     A primary-key lookup, and the user's seat among the game's few seats (their own, or the one
-    they left to a bot: reading stays allowed); the session user's password hash comes along
-    only if the account is active, so that the session can be checked as the rest of the site
-    checks it (django.contrib.auth.get_user) without loading the user; and the number of games
-    waiting for that user (the nav's badge), by the seat's (user, to_act) index."""
+    they left to a bot); their invitation to it (the invitations of one game, by its index);
+    the session user's password hash comes along only if the account is active, so that the
+    session can be checked as the rest of the site checks it (django.contrib.auth.get_user)
+    without loading the user; and the number of games waiting for that user (the nav's
+    badge), by the seat's (user, to_act) index."""
 
-    def __init__(self, game, seat, user, *, open_status: str, active_status: str) -> None:
-        g, s, u = game._meta, seat._meta, user._meta
+    def __init__(self, game, seat, user, invitation, *, active_status: str) -> None:
+        g, s, u, i = game._meta, seat._meta, user._meta, invitation._meta
         s_game, s_user, s_replaced = (_col(s, f) for f in ("game", "user", "replaced_user"))
-        self.statuses = (str(open_status), str(active_status))
+        self.active = str(active_status)
         self.sql = f"""
             SELECT g.{_col(g, "version")}, g.{_col(g, "status")}, g.{_col(g, "chat_seq")},
-                (g.{_col(g, "public")} OR (g.{_col(g, "join_token")} = %s
-                    AND (g.{_col(g, "status")} = %s OR g.{_col(g, "watchable_by_link")}))),
+                g.{_col(g, "public")}, g.{_col(g, "watchable_by_link")},
+                g.{_col(g, "join_token")} = %s,
                 s.{_pk(s)} IS NOT NULL,
+                EXISTS (SELECT 1 FROM {i.db_table} inv
+                    WHERE inv.{_col(i, "game")} = g.{_pk(g)} AND inv.{_col(i, "user")} = %s),
+                g.{_col(g, "imported")} AND g.{_col(g, "creator")} = %s,
                 u.{_col(u, "password")}, CASE WHEN s.{s_user} = %s THEN s.{_pk(s)} END,
                 s.{_col(s, "watched")},
                 (SELECT count(*) FROM {s.db_table} t
@@ -66,8 +72,8 @@ class PollQuery:
         """  # noqa: S608 - names from the models' _meta; every value is a parameter
 
     def __call__(self, game_id: int, user_id: int, token: str) -> tuple | None:
-        open_, active = self.statuses
-        params = [token, open_, user_id, active, user_id, user_id, user_id, game_id]
+        uid = user_id
+        params = [token, uid, uid, uid, self.active, uid, uid, uid, game_id]
         with connection.cursor() as cursor:
             cursor.execute(self.sql, params)
             return cursor.fetchone()

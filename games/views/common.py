@@ -2,16 +2,11 @@
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, load_backend
-from django.contrib.auth.backends import ModelBackend
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils.crypto import constant_time_compare
 
-from games import ratings, services
-from games.access import session_user_id
+from games import access, ratings, services
 from games.models import Game
 
 
@@ -30,14 +25,13 @@ def bad_request(request: HttpRequest, message: str) -> HttpResponse:
 
 
 def visible_game(request: HttpRequest, game_id: int, *, token: str | None = None) -> Game:
-    """The game if this visitor may see it: seated players always, and those who left it for a
-    bot (read only); anyone for a public game or with the join link; for everybody else a
-    private game does not exist (404)."""
+    """The game if this visitor may read it (access.may_read_game, with the join link
+    `token`); for everybody else it does not exist: the same 404 as for an id never used."""
     game = Game.objects.with_table(game_id)
     if game is None:
         raise Http404("There is no such game.")
     _user_from_seats(request, game)
-    if services.may_watch(game, request.user, token):
+    if access.may_read_game(game, request.user, token):
         return game
     raise Http404("There is no such game.")
 
@@ -60,21 +54,11 @@ def posted_robots(request: HttpRequest) -> list[int] | None:
 
 def _user_from_seats(request: HttpRequest, game: Game) -> None:
     """request.user, when the session's user is a player of this game (or the one a bot
-    replaced), taken from the row just read with the seats rather than by a query of its own,
-    after django.contrib.auth.get_user's own checks on that row: the session's backend loads
-    users by id (ModelBackend.get_user), the user is active, the session's hash is the one of
-    their current password. Any other case (a visitor, a hash of an older secret) leaves
-    request.user to load as it always does."""
-    user_id = session_user_id(request)
-    backend = request.session.get(BACKEND_SESSION_KEY)
-    if not user_id or backend not in settings.AUTHENTICATION_BACKENDS:
-        return
-    if type(load_backend(backend)).get_user is not ModelBackend.get_user:
-        return
-    for seat in game.table:
-        for user in (seat.user, seat.replaced_user):
-            if user is not None and user.pk == user_id:
-                given = request.session.get(HASH_SESSION_KEY) or ""
-                if user.is_active and constant_time_compare(given, user.get_session_auth_hash()):
-                    request.user = user  # what AuthenticationMiddleware's lazy user would load
-                return
+    replaced), taken from the row just read with the seats rather than by a query of its own
+    (access.session_user_among: get_user's own checks on that row). Any other case (a
+    visitor, a session no longer valid) leaves request.user to load as it always does."""
+    user = access.session_user_among(
+        request, (u for seat in game.table for u in (seat.user, seat.replaced_user))
+    )
+    if user is not None:
+        request.user = user  # what AuthenticationMiddleware's lazy user would load

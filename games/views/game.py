@@ -58,7 +58,7 @@ def _render_game(
     # The poll key goes in the page's #live, which a fragment (or a move's answer) does not
     # carry: signed only for a whole page (games/live.py).
     poll_key = (
-        live.issue(game.pk, request.user, seat and seat.pk)
+        access.poll_key(game, request.user, request.GET.get("token"), seat and seat.pk)
         if not fragment or game.status == Status.OPEN
         else ""
     )
@@ -280,7 +280,9 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     if not reader.by_key and "k" in request.GET:
         # A page that checks by key: a fresh one, for what the session allows.
         viewer = User(pk=reader.user_id, password=reader.password) if reader.user_id else None
-        response[live.FRESH_KEY_HEADER] = live.issue(game_id, viewer, reader.seat)
+        response[live.FRESH_KEY_HEADER] = live.issue(
+            game_id, viewer, reader.seat, reader.ties.bits()
+        )
     return response
 
 
@@ -356,7 +358,7 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
         )
     except services.GameError as exc:
         game = exc.game
-        if game is None or not services.may_watch(game, request.user, None):
+        if game is None or not access.may_read_game(game, request.user):
             game = visible_game(request, game_id)  # a 404 for who may not see it
         if by_kind is not None:
             action = by_kind.get(game.kind)

@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from games import live, services
+from games import access, live, services
 from games.models import Game, Invitation, Status
 from games.pages import page
 from games.views.common import (
@@ -61,7 +61,8 @@ def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
         "seats": game.table,
         "invitation": invitation,
         "join_action": here,
-        "poll_key": live.issue(game.pk, request.user, None),
+        # The invitation's link seats its holder as the table's link does (its join token).
+        "poll_key": live.issue(game.pk, request.user, None, access.Ties(link=True).bits()),
         **page(game.kind).table_context(game),
     }
     return render(request, "games/table.html", context)

@@ -13,7 +13,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import live, moderation, services
+from games import access, live, moderation, services
 from games.models import Seat
 from tests.support.games import client_for, start_geared
 from tests.support.users import PASSWORD
@@ -75,7 +75,7 @@ def test_an_expired_key_falls_back_to_the_session(alice, bob, monkeypatch):
 def test_a_visitors_key_carries_no_count_and_marks_no_seat(alice, bob, carol):
     game = start_geared([alice, bob], public=True)
     key = page_key(Client(), game)
-    assert live.read(key, game.pk) == (0, 0, "")
+    assert live.read(key, game.pk) == (0, 0, "", 0)  # no ties: the game is public
     response = poll(Client(), game, game.version, key)
     assert response.status_code == 204
     assert "X-Your-Turn" not in response
@@ -110,8 +110,9 @@ def test_the_key_reveals_nothing_of_the_game(alice, bob):
     assert str(game.seed) not in key
     from django.core import signing
 
-    gid, uid, seat, tag = signing.loads(key, salt=live.KEY_SALT)
+    gid, uid, seat, tag, ties = signing.loads(key, salt=live.KEY_SALT)
     assert [gid, uid, seat] == [game.pk, alice.pk, game.seats.get(user=alice).pk]
+    assert ties == access.Ties(seated=True).bits()  # what tied her to the game: her seat
     # The tag binds the key to her password; it is a digest, not her session's auth hash.
     assert len(tag) == 16 and tag not in alice.get_session_auth_hash()
 
