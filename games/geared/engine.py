@@ -576,7 +576,7 @@ def _without(builds: dict, owner: str, index: int, build: dict, cid: int) -> Non
 
 def _do_remove(state: dict, seat: str, a: dict, facts: tuple) -> dict:
     """G13: one part of any incomplete build goes to the discard pile."""
-    card, target, owner, index, build = facts
+    card, (target, owner, index, build) = facts
     new, events, my_hand = _spent(state, seat, card)
     new["discard"].insert(-1, target)  # the part, then the Remove card
     builds = new["builds"] = state["builds"].copy()

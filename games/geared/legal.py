@@ -1162,7 +1162,7 @@ def _play_level(state: dict, seat: str, a: dict, cards: object, dests: object) -
             )
         if IS_WILD[c]:
             wild = True
-    levels = play_levels(cards)
+    levels = _ALONE_LEVELS[cards[0]] if len(cards) == 1 else play_levels(cards)
     if not levels:
         raise IllegalMove("Parts played together must all be of the same level.")
     if not wild:
@@ -1180,15 +1180,19 @@ def _play_level(state: dict, seat: str, a: dict, cards: object, dests: object) -
     return level, True
 
 
+# play_levels of a play of one card, by card.
+_ALONE_LEVELS = tuple(play_levels((c,)) for c in range(DECK_SIZE))
+
+
 def _check_remove(state: dict, seat: str, a: dict) -> tuple:
-    """G13: one part of any incomplete build. Facts: (the Remove card, the part, its owner, its
-    build's index in the owner's builds, the build)."""
+    """G13: one part of any incomplete build. Facts: (the Remove card, (the part, its owner,
+    its build's index in the owner's builds, the build))."""
     if len(a) != 3 or "card" not in a or "target" not in a:
         _fields(a, ("type", "card", "target"))
     card = _action_card(state, seat, a["card"], 0)
     if not any(state["builds"].values()):
         raise IllegalMove("There is no part on the table to remove.")
-    return card, *_table_part(state, a["target"], "target")
+    return card, _table_part(state, a["target"], "target")
 
 
 def _check_steal(state: dict, seat: str, a: dict) -> tuple:
