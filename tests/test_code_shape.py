@@ -3,6 +3,7 @@ in one module, and none of Django's private attributes in the game's code."""
 
 from __future__ import annotations
 
+import ast
 import re
 from pathlib import Path
 
@@ -205,3 +206,39 @@ def test_who_may_read_a_game_is_written_once():
     assert hashes <= {"access.py", "live.py"}  # live.py: the key's tag of it, never a check
     asked = {n for n, text in sources.items() if re.search(r"\bmay_read(_game)?\(", text)}
     assert {"services.py", "views/common.py", "api.py"} <= asked
+
+
+def _calls_in(tree: ast.Module, name: str) -> set[str]:
+    """The top-level functions of a module that call `name`."""
+    return {
+        f.name
+        for f in tree.body
+        if isinstance(f, ast.FunctionDef)
+        for node in ast.walk(f)
+        if isinstance(node, ast.Call) and getattr(node.func, "id", None) == name
+    }
+
+
+def test_geared_legality_is_the_move_generators():
+    """Issue 35.6: what Geared's apply accepts, and the sentence it refuses with, is written in
+    games/geared/legal.py beside the move generator (`checked`, `why_illegal`); engine.py only
+    carries an accepted action out (its one IllegalMove is resolve's: a Geared turn has no
+    resolution step). G6's re-declared-wild rule is one function, which the listing's count
+    and walk and the refusal all ask."""
+    geared = GAMES / "geared"
+    raising = {
+        p.name: p.read_text().count("raise IllegalMove(")
+        for p in sorted(geared.glob("*.py"))
+        if "raise IllegalMove(" in p.read_text()
+    }
+    assert set(raising) == {"engine.py", "legal.py"} and raising["engine.py"] == 1
+    engine = ast.parse((geared / "engine.py").read_text())
+    assert _calls_in(engine, "IllegalMove") == {"resolve"}
+    assert "apply" in _calls_in(engine, "checked")
+    legal = ast.parse((geared / "legal.py").read_text())
+    assert _calls_in(legal, "to_new_levels") >= {"_counts", "_rearrange", "_check_rearrange"}
+    assert _calls_in(legal, "play_levels") >= {"_combo_table", "_play_level"}
+    sentence = "changes nothing."
+    assert [p.name for p in sorted(geared.glob("*.py")) if sentence in p.read_text()] == [
+        "legal.py"
+    ]

@@ -1,8 +1,10 @@
 """Rules engine for Geared: Build Your Bike (shared/rules/geared.md, G1-G19). Pure: no I/O.
 
 The state is a plain JSON-safe dict; `apply` returns a new state and never mutates its input.
-Legal-move generation lives in games/geared/legal.py, views in games/geared/viewing.py; what
-a build may hold (G9, G12) in games/geared/builds.py, which both use.
+What is legal lives in games/geared/legal.py, the move generator: `legal_actions` lists it, and
+`apply` asks its `checked` (the same rules, one action at a time, with the refusal's sentence:
+`why_illegal`) before carrying an action out here. Views are games/geared/viewing.py; what a
+build may hold (G9, G12) is games/geared/builds.py.
 """
 
 from __future__ import annotations
@@ -11,20 +13,9 @@ import random
 from collections.abc import Sequence
 
 from games.geared.bots import greedy_bot
-from games.geared.builds import (
-    FITS,
-    JOINED,
-    PKEY,
-    arrival_level,
-    build_key,
-    entries_key,
-    part_key,
-    placement_error,
-    score,
-)
+from games.geared.builds import score
 from games.geared.cards import (
     ACTION,
-    ACTION_NAMES,
     DECK_SIZE,
     FIRST_WILD,
     HAND_SIZE,
@@ -32,10 +23,8 @@ from games.geared.cards import (
     IS_WILD,
     LEVEL,
     PART,
-    PART_NAMES,
-    card_name,
 )
-from games.geared.legal import has_play
+from games.geared.legal import checked
 from games.geared.legal import legal_actions as _legal_actions
 from games.geared.viewing import view
 from games.interface import IllegalMove
@@ -196,21 +185,12 @@ def legal_actions(state: dict, seat: str) -> Sequence[dict]:
 
 
 def apply(state: dict, seat: str, action: dict) -> dict:
-    """The state after `seat` takes `action`; raises IllegalMove and leaves `state` untouched."""
-    if state["over"]:
-        raise IllegalMove("The game is over.")
-    if seat not in state["hands"]:
-        raise IllegalMove(f"{seat!r} is not a seat in this game.")
-    turn_seat = state["seats"][state["turn"]]
-    if seat != turn_seat:
-        raise IllegalMove(f"It is {state['names'][turn_seat]}'s turn.")
-    if not isinstance(action, dict):
-        raise IllegalMove("An action must be an object with a type.")
-    kind = action.get("type")
-    handler = _HANDLERS.get(kind) if type(kind) is str or isinstance(kind, str) else None
-    if handler is None:
-        raise IllegalMove(f"Unknown action type {kind!r}.")
-    return handler(state, seat, action)
+    """The state after `seat` takes `action`; raises IllegalMove and leaves `state` untouched.
+
+    Whether the rules allow it, and the sentence when they do not, is the move generator's
+    (legal.checked, whose refusals legal.why_illegal words); this only carries it out."""
+    facts = checked(state, seat, action)
+    return _EFFECTS[action["type"]](state, seat, action, facts)
 
 
 def canonical_action(state: dict, seat: str, action: dict) -> dict:
@@ -292,63 +272,12 @@ def _w_build(s: dict, owner: str, build: dict) -> dict:
     raise AssertionError("build not found")  # pragma: no cover
 
 
-# --- validation helpers ------------------------------------------------------------------------
-
-
-def _fields(action: dict, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> None:
-    for key in required:
-        if key not in action:
-            raise IllegalMove(f"This action needs a {key!r}.")
-    if len(action) == len(required):
-        return  # every field is a required one
-    extra = set(action) - set(required) - set(optional)
-    if extra:
-        raise IllegalMove(f"Unexpected field {sorted(extra)[0]!r} in this action.")
-
-
-def _card_id(value: object, what: str = "card") -> int:
-    if type(value) is int and 0 <= value < DECK_SIZE:
-        return value
-    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < DECK_SIZE:
-        raise IllegalMove(f"The {what} must be a card id from 0 to {DECK_SIZE - 1}.")
-    return value
-
-
-def _level(value: object) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 5:
-        raise IllegalMove("A wild's level must be a whole number from 1 to 5.")
-    return value
-
-
-def _in_hand(s: dict, seat: str, cid: int) -> None:
-    if cid not in s["hands"][seat]:
-        raise IllegalMove(f"You do not hold card {cid}.")
-
-
 def _level_of(s: dict, cid: int) -> int:
     return s["wild_levels"][cid - FIRST_WILD] if IS_WILD[cid] else LEVEL[cid]
 
 
 def _entries(s: dict, cards: list[int]) -> list[tuple[int, int]]:
     return [(c, _level_of(s, c)) for c in cards]
-
-
-def _find_part(s: dict, cid: int) -> tuple[str, dict] | None:
-    """The owner and incomplete build holding part `cid`, or None."""
-    for owner, builds in s["builds"].items():
-        for b in builds:
-            if cid in b["cards"]:
-                return owner, b
-    return None
-
-
-def _own_build(s: dict, seat: str, build_id: object) -> dict:
-    if type(build_id) is not int and (isinstance(build_id, bool) or not isinstance(build_id, int)):
-        raise IllegalMove("A destination must be one of your build ids or a new build.")
-    for b in s["builds"][seat]:
-        if b["id"] == build_id:
-            return b
-    raise IllegalMove(f"You have no incomplete build {build_id}.")
 
 
 # --- state changes -----------------------------------------------------------------------------
@@ -492,43 +421,21 @@ def _discard_action_card(s: dict, seat: str, cid: int) -> None:
 
 
 # --- the actions -------------------------------------------------------------------------------
-# One function per action: it checks the action in the order that gives its refusal (IllegalMove
-# with the sentence a player reads), then builds the new state with copies of only what changes
-# (the rest is shared with the input, see _w). The placement rule is builds.FITS / BESIDE,
-# computed from builds.placement_error, which words the refusal.
+# One function per action, given the action once legal.checked has accepted it and what the
+# check found (the facts: the parts located, the levels; see each legal._check_*): it builds the
+# new state with copies of only what changes (the rest is shared with the input, see _w).
 
 
-def _do_play(state: dict, seat: str, a: dict) -> dict:
+def _do_play(state: dict, seat: str, a: dict, facts: tuple) -> dict:
     """G5 (a), (b): one to three parts of one level, into existing or new builds; then G10
     completions, G18 and the G7 draw."""
-    if len(a) != 3 and (len(a) != 4 or "level" not in a):
-        _fields(a, ("type", "cards", "builds"), ("level",))
-    cards = a.get("cards")
-    dests = a.get("builds")
-    if cards is None or dests is None:
-        _fields(a, ("type", "cards", "builds"), ("level",))
-    level, wild = _play_level(state, seat, a, cards, dests)
+    cards = a["cards"]
+    if len(cards) == 1:  # the common case, without grouping
+        level, wild, index, dest = facts
+        return _play_one(state, seat, cards[0], index, dest, level, wild)
+    level, wild, groups, order = facts
     mine = state["builds"][seat]
     wl = state["wild_levels"]
-    if len(cards) == 1:  # the common case, without grouping
-        index, dest = _destination(state, seat, mine, dests[0])
-        _check_placement(wl, mine[index]["cards"] if index >= 0 else [], cards, level)
-        return _play_one(state, seat, cards[0], index, dest, level, wild)
-    # The cards by destination (an own build's id or a new build's label), in card order, each
-    # with the index of its build in `mine` (-1 for a new build).
-    groups: dict[object, tuple[int, list[int]]] = {}
-    order = []  # the destination of each card, in card order
-    for c, dest in sorted(zip(cards, dests, strict=True)):
-        index, dest = _destination(state, seat, mine, dest)
-        order.append(dest)
-        group = groups.get(dest)
-        if group is None:
-            groups[dest] = (index, [c])
-        else:
-            group[1].append(c)
-    for index, group in groups.values():
-        _check_placement(wl, mine[index]["cards"] if index >= 0 else [], group, level)
-    # Legal: play it.
     new = state.copy()
     events = new["events"] = state["events"].copy()
     new["hands"] = state["hands"].copy()
@@ -571,22 +478,6 @@ def _do_play(state: dict, seat: str, a: dict) -> dict:
     return _close(new, state, seat, my_hand, full, len(cards))
 
 
-def _destination(state: dict, seat: str, mine: list[dict], dest: object) -> tuple[int, object]:
-    """(index in `mine` or -1 for a new build, the build's id or the new build's label) of a
-    play's destination; refuses anything else."""
-    if type(dest) is int:
-        for index, b in enumerate(mine):
-            if b["id"] == dest:
-                return index, dest
-        _own_build(state, seat, dest)  # the refusal
-    if isinstance(dest, str):
-        if dest not in NEW_LABELS:
-            raise IllegalMove('A new build is named "new1", "new2" or "new3".')
-        return -1, dest
-    b = _own_build(state, seat, dest)  # the refusal (or an int of another type)
-    return mine.index(b), b["id"]
-
-
 def _play_one(state: dict, seat: str, c: int, index: int, dest: object, level: int, wild: bool):
     """_do_play's changes for one checked card `c` into `mine[index]` (-1: a new build)."""
     new = state.copy()
@@ -620,62 +511,6 @@ def _play_one(state: dict, seat: str, c: int, index: int, dest: object, level: i
         }
     )
     return _close(new, state, seat, my_hand, [build] if len(build["cards"]) >= 3 else [], 1)
-
-
-def _play_level(state: dict, seat: str, a: dict, cards: object, dests: object) -> tuple[int, bool]:
-    """G5 (b), G12: the cards are one to three distinct Parts cards in the hand, of one level;
-    returns (that level, whether a wild is played): a wild's level is given, and equals the
-    printed parts' level."""
-    if type(cards) is not list or not 1 <= len(cards) <= 3:
-        raise IllegalMove("A play is a list of one to three Parts cards.")
-    if type(dests) is not list or len(dests) != len(cards):
-        raise IllegalMove("A play needs one destination build per card.")
-    for c in cards:
-        if type(c) is not int or not 0 <= c < DECK_SIZE:
-            _card_id(c)
-    if len(cards) > 1 and len(set(cards)) != len(cards):
-        raise IllegalMove("A card can be played only once.")
-    hand = state["hands"][seat]
-    printed = 0  # the printed parts' level
-    mixed = wild = False
-    for c in cards:
-        if c not in hand:
-            raise IllegalMove(f"You do not hold card {c}.")
-        if not IS_PART[c]:
-            raise IllegalMove(
-                f"{card_name(c)} is an Action card: play it on its own, not with parts."
-            )
-        if IS_WILD[c]:
-            wild = True
-        elif not printed:
-            printed = LEVEL[c]
-        elif printed != LEVEL[c]:
-            mixed = True
-    if mixed:
-        raise IllegalMove("Parts played together must all be of the same level.")
-    if not wild:
-        if "level" in a:
-            raise IllegalMove("A level is given only when a wild is played.")
-        return printed, False
-    if "level" not in a:
-        raise IllegalMove("Say which level the wild takes.")
-    level = a["level"]
-    if type(level) is not int or not 0 < level < 6:
-        level = _level(level)
-    if printed and level != printed:
-        raise IllegalMove(f"A wild played with Level {printed} parts takes Level {printed}.")
-    return level, True
-
-
-def _check_placement(wl: list, existing, group: list[int], level: int, whose: str = "Your") -> None:
-    """G9, G12: the parts of `group` at `level` may join a build holding `existing`."""
-    key = build_key(wl, existing) if existing else 0
-    for c in group:
-        i = key * 30 + (PKEY[c] if c < FIRST_WILD else PKEY[c] + 3 * level - 3)  # part_key
-        if not FITS[i]:
-            entries = [(x, wl[x - FIRST_WILD] if IS_WILD[x] else LEVEL[x]) for x in existing]
-            raise IllegalMove(placement_error(entries, [(x, level) for x in group], whose))
-        key = JOINED[i]
 
 
 def _close(new: dict, state: dict, seat: str, my_hand: list, full: list, n: int) -> dict:
@@ -715,35 +550,6 @@ def _next_turn(new: dict, state: dict, seat: str, my_hand: list, n: int) -> dict
     return new
 
 
-def _locate(builds: dict, cid: int) -> tuple[str, int, dict] | None:
-    """(owner, index, build) of the incomplete build holding part `cid`, or None."""
-    for owner, owned in builds.items():
-        for i, b in enumerate(owned):
-            if cid in b["cards"]:
-                return owner, i, b
-    return None
-
-
-def _action_card(state: dict, seat: str, card: object, kind: int) -> int:
-    if type(card) is not int:
-        card = _card_id(card)
-    if card not in state["hands"][seat]:
-        _card_id(card)
-        raise IllegalMove(f"You do not hold card {card}.")
-    if ACTION[card] != kind:
-        raise IllegalMove(f"Card {card} is not a {ACTION_NAMES[kind]} card.")
-    return card
-
-
-def _table_part(state: dict, value: object, what: str) -> tuple[int, str, int, dict]:
-    """(card, owner, index, build) of a part in an incomplete build on the table."""
-    cid = value if type(value) is int and 0 <= value < DECK_SIZE else _card_id(value, what)
-    found = _locate(state["builds"], cid)
-    if found is None:
-        raise IllegalMove(f"Card {cid} is not a part in an incomplete build on the table.")
-    return cid, *found
-
-
 def _spent(state: dict, seat: str, card: int) -> tuple[dict, list, list]:
     """The new state after an Action card: copies of the state, its events and hands, the seat's
     hand without `card` (returned) and the discard pile with it on top; (new, events, hand)."""
@@ -768,14 +574,9 @@ def _without(builds: dict, owner: str, index: int, build: dict, cid: int) -> Non
         del owned[index]
 
 
-def _do_remove(state: dict, seat: str, a: dict) -> dict:
+def _do_remove(state: dict, seat: str, a: dict, facts: tuple) -> dict:
     """G13: one part of any incomplete build goes to the discard pile."""
-    if len(a) != 3 or "card" not in a or "target" not in a:
-        _fields(a, ("type", "card", "target"))
-    card = _action_card(state, seat, a["card"], 0)
-    if not any(state["builds"].values()):
-        raise IllegalMove("There is no part on the table to remove.")
-    target, owner, index, build = _table_part(state, a["target"], "target")
+    card, (target, owner, index, build) = facts
     new, events, my_hand = _spent(state, seat, card)
     new["discard"].insert(-1, target)  # the part, then the Remove card
     builds = new["builds"] = state["builds"].copy()
@@ -801,37 +602,12 @@ def _do_remove(state: dict, seat: str, a: dict) -> dict:
     return _next_turn(new, state, seat, my_hand, 1)
 
 
-def _do_steal(state: dict, seat: str, a: dict) -> dict:
+def _do_steal(state: dict, seat: str, a: dict, facts: tuple) -> dict:
     """G14: take an opponent's part into one of one's builds or a new build."""
-    card = _action_card(state, seat, a.get("card"), 1)
+    card, target, owner, index, source, level, wild, at, dest = facts
     builds = state["builds"]
-    target = a.get("target")
-    found = _locate(builds, target) if type(target) is int else None
-    if found is None or found[0] == seat:  # else an opponent has a part on the table
-        if not any(b for o, b in builds.items() if o != seat):
-            raise IllegalMove("No opponent has a part on the table to steal.")
-        target, *found = _table_part(state, target, "target")
-    owner, index, source = found
-    wild = IS_WILD[target]
-    if len(a) != 4 + wild or "to" not in a or (wild and "level" not in a):
-        _fields(a, ("type", "card", "target", "to"), ("level",) if wild else ())
-    if owner == seat:
-        raise IllegalMove("You cannot steal from yourself: rearrange your own parts instead.")
-    if wild:
-        if "level" not in a:
-            raise IllegalMove("Say which level the stolen wild takes.")
-        level = _level(a["level"])
-    else:
-        level = LEVEL[target]
-    to = a["to"]
     wl = state["wild_levels"]
     mine = builds[seat]
-    if to == "new":
-        at = -1
-    else:
-        dest = _own_build(state, seat, to)
-        at = mine.index(dest)
-        _check_placement(wl, dest["cards"], [target], level)
     new, events, my_hand = _spent(state, seat, card)
     builds = new["builds"] = builds.copy()
     _without(builds, owner, index, source, target)
@@ -866,44 +642,10 @@ def _do_steal(state: dict, seat: str, a: dict) -> dict:
     return _close(new, state, seat, my_hand, [dest] if len(dest["cards"]) >= 3 else [], 1)
 
 
-def _swap_levels(wl: list, mine_build: list[int], mine: int, theirs_build: list[int], theirs: int):
-    """G15, G9, G12: (the level `theirs` takes in my build, the level `mine` takes in theirs),
-    or the refusal's sentence (builds.arrival_level: a moved wild takes the level of the parts
-    it joins, or keeps its own when it arrives alone)."""
-    out = []
-    for build, leaving, arriving, whose in (
-        (mine_build, mine, theirs, "Your"),
-        (theirs_build, theirs, mine, "Their"),
-    ):
-        left = [(c, wl[c - FIRST_WILD] if IS_WILD[c] else LEVEL[c]) for c in build if c != leaving]
-        now = wl[arriving - FIRST_WILD] if IS_WILD[arriving] else LEVEL[arriving]
-        level = arrival_level(left, arriving, now)
-        if level is None:
-            return (
-                f"The Wild {PART_NAMES[PART[arriving]]} cannot enter a build whose parts "
-                "do not share one level."
-            )
-        if not FITS[entries_key(left) * 30 + part_key(arriving, level)]:
-            return placement_error(left, [(arriving, level)], whose)
-        out.append(level)
-    return out[0], out[1]
-
-
-def _do_swap(state: dict, seat: str, a: dict) -> dict:
+def _do_swap(state: dict, seat: str, a: dict, facts: tuple) -> dict:
     """G15: exchange one of one's parts with an opponent's part."""
-    if len(a) != 4 or "card" not in a or "mine" not in a or "theirs" not in a:
-        _fields(a, ("type", "card", "mine", "theirs"))
-    card = _action_card(state, seat, a["card"], 2)
-    mine, mine_owner, my_index, my_build = _table_part(state, a["mine"], "part of yours")
-    theirs, owner, their_index, their_build = _table_part(state, a["theirs"], "opponent's part")
-    if mine_owner != seat:
-        raise IllegalMove("The first part of a Swap must be in one of your builds.")
-    if owner == seat:
-        raise IllegalMove("The second part of a Swap must be in an opponent's build.")
+    card, (mine, _, my_index, my_build), (theirs, owner, their_index, their_build), levels = facts
     wl = state["wild_levels"]
-    levels = _swap_levels(wl, my_build["cards"], mine, their_build["cards"], theirs)
-    if isinstance(levels, str):
-        raise IllegalMove(levels)
     mine_level = wl[mine - FIRST_WILD] if IS_WILD[mine] else LEVEL[mine]
     theirs_level = wl[theirs - FIRST_WILD] if IS_WILD[theirs] else LEVEL[theirs]
     new, events, my_hand = _spent(state, seat, card)
@@ -944,13 +686,13 @@ def _do_swap(state: dict, seat: str, a: dict) -> dict:
 
 
 def _drafted(handler):
-    """An action made of the draft's helpers: `handler(draft, seat, action)` changes a draft."""
+    """An action made of the draft's helpers: `handler(draft, seat, facts)` changes a draft."""
 
-    def run(state: dict, seat: str, a: dict) -> dict:
+    def run(state: dict, seat: str, a: dict, facts: object) -> dict:
         new = state.copy()
         new[_OWN] = set()
         new["events"] = state["events"].copy()  # every action records an event
-        handler(new, seat, a)
+        handler(new, seat, facts)
         del new[_OWN]
         return new
 
@@ -958,29 +700,10 @@ def _drafted(handler):
     return run
 
 
-def _rearrange(s: dict, seat: str, a: dict) -> None:
+def _rearrange(s: dict, seat: str, facts: tuple) -> None:
     """G6: move one of one's parts to another of one's builds or a new build; free."""
-    card = _card_id(a.get("card"))
-    _fields(a, ("type", "card", "to"), ("level",) if IS_WILD[card] else ())
-    found = _find_part(s, card)
-    if found is None or found[0] != seat:
-        raise IllegalMove("You can only move a part of one of your own incomplete builds.")
-    source = found[1]
-    if IS_WILD[card] and "level" not in a:
-        raise IllegalMove("Say which level the wild takes.")
-    level = _level(a["level"]) if IS_WILD[card] else LEVEL[card]
-    to = a["to"]
-    if to == "new":
-        if len(source["cards"]) == 1 and (
-            not IS_WILD[card] or level == s["wild_levels"][card - FIRST_WILD]
-        ):
-            raise IllegalMove("Moving the only part of a build to a new build changes nothing.")
-        target = None
-    else:
-        target = _own_build(s, seat, to)
-        if target is source:
-            raise IllegalMove("That part is already in that build.")
-        _check_placement(s["wild_levels"], target["cards"], [card], level)
+    card, source, target, level = facts
+    if target is not None:
         target = _w_build(s, seat, target)
     source = _w_build(s, seat, source)
     _take_from_build(s, seat, source, card)
@@ -1000,28 +723,20 @@ def _rearrange(s: dict, seat: str, a: dict) -> None:
     _reached_target(s, seat)
 
 
-def _discard(s: dict, seat: str, a: dict) -> None:
+def _discard(s: dict, seat: str, card: int) -> None:
     """G8: with no legal play, discard one card and draw one."""
-    _fields(a, ("type", "card"))
-    card = _card_id(a["card"])
-    _in_hand(s, seat, card)
-    if has_play(s, seat):
-        raise IllegalMove("You have a legal play, so you cannot discard.")
     _discard_action_card(s, seat, card)
     _event(s, seat, "discarded", card=card)
     _end_turn(s, seat, 1)
 
 
-def _pass(s: dict, seat: str, a: dict) -> None:
+def _pass(s: dict, seat: str, facts: None) -> None:
     """G8: a player with an empty hand passes and draws nothing."""
-    _fields(a, ("type",))
-    if s["hands"][seat]:
-        raise IllegalMove("You can only pass when your hand is empty.")
     _event(s, seat, "passed")
     _end_turn(s, seat, 0)
 
 
-_HANDLERS = {
+_EFFECTS = {
     "play": _do_play,
     "rearrange": _drafted(_rearrange),
     "remove": _do_remove,

@@ -38,25 +38,71 @@ from games.geared.builds import (
     BESIDE,
     BESIDE_TYPES,
     FITS,
+    JOINED,
     KEY1,
     MIXED,
     PKEY,
+    arrival_level,
     build_key,
+    entries_key,
+    part_key,
     placed_keys,
+    placement_error,
 )
 from games.geared.cards import (
     ACTION,
+    ACTION_NAMES,
     DECK_SIZE,
     FIRST_WILD,
     IS_PART,
     IS_WILD,
     LEVEL,
     PART,
+    PART_NAMES,
     TYPE_BIT,
+    card_name,
 )
+from games.interface import IllegalMove
 
 NEW_LABELS = ("new1", "new2", "new3")
 ALL_LEVELS = (1, 2, 3, 4, 5)
+
+
+# --- rules the listing and the refusals (why_illegal) both ask ---------------------------------
+# (and builds.FITS / JOINED / BESIDE for where a part may go, G9, G12, G15; has_play for G8)
+
+_OWN_LEVEL = tuple((lv,) for lv in LEVEL)  # a printed part's level, by card
+
+
+def play_levels(cards) -> tuple[int, ...]:
+    """G5 (b), G12: the levels at which these parts may be played together: their one printed
+    level, any level when all are wilds, none when their printed levels differ."""
+    shared = 0
+    for c in cards:
+        lv = LEVEL[c]  # 0 for a wild
+        if lv and lv != shared:
+            if shared:
+                return ()
+            shared = lv
+    return (shared,) if shared else ALL_LEVELS
+
+
+def to_new_levels(c: int, alone: bool, wl: list) -> tuple[int, ...]:
+    """G6: the levels at which part c of one of my builds may move out to a new build (`alone`:
+    it is that build's only part; `wl`: state["wild_levels"]). A printed part keeps its level, a
+    wild may take any; but moving the only part of a build to a new build is a move only when
+    it re-declares a wild's level (otherwise it changes nothing)."""
+    if c < FIRST_WILD:
+        return () if alone else _OWN_LEVEL[c]
+    if not alone:
+        return ALL_LEVELS
+    current = wl[c - FIRST_WILD]
+    return tuple(lv for lv in ALL_LEVELS if lv != current)
+
+
+# to_new_levels' counts for a printed part, by card, for _counts: alone, and beside another part.
+_OUT_ALONE = tuple(len(to_new_levels(c, True, [])) for c in range(FIRST_WILD))
+_OUT_BESIDE = tuple(len(to_new_levels(c, False, [])) for c in range(DECK_SIZE))
 
 
 class LegalActions(Sequence):
@@ -161,28 +207,27 @@ _SHIFTS = tuple(range(0, 8 * 18, 8))
 
 def _counts(wl: list, mine: list[dict]) -> tuple[list[int], int, list[tuple[int, int]]]:
     """(how many builds of mine each kind of part may join: card c's count is
-    `counts[_FIELD[c]]`; how many of my rearrangements move a part to a new build (G6): one for
-    a printed part beside another, one a level for a wild, but not its own level when it is
-    alone; each build's (id, key))."""
+    `counts[_FIELD[c]]`; how many of my rearrangements move a part to a new build (G6,
+    to_new_levels); each build's (id, key))."""
     total = news = 0
     keys = []
     for b in mine:
         cards = b["cards"]
         if len(cards) == 1 and cards[0] < FIRST_WILD:
             key = KEY1[cards[0]]
+            news += _OUT_ALONE[cards[0]]
         elif len(cards) == 2 and cards[0] < FIRST_WILD and cards[1] < FIRST_WILD:
             c, d = cards
             if LEVEL[c] == LEVEL[d]:
                 key = KEY1[c] | TYPE_BIT[d]
             else:
                 key = TYPE_BIT[c] | TYPE_BIT[d] | MIXED << 4
-            news += 2
+            news += _OUT_BESIDE[c] + _OUT_BESIDE[d]
         else:  # with a wild (or not one or two parts: never in a game)
             key = build_key(wl, cards)
-            if len(cards) == 1:
-                news += 4 if wl[cards[0] - FIRST_WILD] in ALL_LEVELS else 5
-            else:
-                news += sum(_NEW[c] for c in cards)
+            alone = len(cards) == 1
+            for c in cards:
+                news += len(to_new_levels(c, alone, wl))
         total += _ROW[key]
         keys.append((b["id"], key))
     return [total >> s & 255 for s in _SHIFTS], news, keys
@@ -368,6 +413,10 @@ _SIG = tuple(4 * LEVEL[c] + PART[c] if IS_PART[c] else 0 for c in range(len(LEVE
 _CLASH = tuple(tuple(not FITS[(1 << t | 1 << 4) * 30 + u] for u in range(3)) for t in range(3))
 
 
+# A part of each signature (4 * level + type; a wild's level is 0).
+_SIG_CARD = {_SIG[c]: c for c in range(DECK_SIZE) if IS_PART[c]}
+
+
 def _combo_table(size: int) -> tuple:
     """For every combination of signatures: None if the parts cannot be played together (two
     printed levels), else (the levels to list, holds a wild, which pairs are of one type: a
@@ -376,8 +425,11 @@ def _combo_table(size: int) -> tuple:
     for sigs in product(range(24), repeat=size):
         levels = [s >> 2 for s in sigs]
         types = [s & 3 for s in sigs]
-        printed = {lv for lv in levels if lv}
-        if len(printed) > 1 or 3 in types:
+        if 3 in types:
+            table.append(None)
+            continue
+        shared = play_levels(map(_SIG_CARD.__getitem__, sigs))
+        if not shared:
             table.append(None)
             continue
         if size == 2:
@@ -386,7 +438,7 @@ def _combo_table(size: int) -> tuple:
             clash = sum(
                 1 << (2 - k) for k, (i, j) in enumerate(_TRIPLE_PAIRS) if _CLASH[types[i]][types[j]]
             )
-        table.append((tuple(printed) or ALL_LEVELS, not all(levels), clash))
+        table.append((shared, not all(levels), clash))
     return tuple(table)
 
 
@@ -895,11 +947,8 @@ def _rearrange(legal: LegalActions, seg: tuple, j: int):
         cards = b["cards"]
         single = len(cards) == 1
         for c in cards:
-            k = counts[_FIELD[c]]
-            if not IS_WILD[c]:
-                k += not single
-            else:  # alone, a wild moves to a new build only to change its level
-                k += 4 if single and wl[c - FIRST_WILD] in ALL_LEVELS else 5
+            news = to_new_levels(c, single, wl)
+            k = counts[_FIELD[c]] + len(news)
             if j >= k:
                 j -= k
                 continue
@@ -907,13 +956,11 @@ def _rearrange(legal: LegalActions, seg: tuple, j: int):
             if not IS_WILD[c]:
                 for d in f[j:]:
                     yield {"type": "rearrange", "card": c, "to": d}
-                if not single:
+                if news:  # at its own level, which is not given for a printed part
                     yield {"type": "rearrange", "card": c, "to": "new"}
             else:
                 for bid, level in f[j:]:
                     yield {"type": "rearrange", "card": c, "to": bid, "level": level}
-                current = wl[c - FIRST_WILD]
-                news = [lv for lv in ALL_LEVELS if not single or lv != current]
                 for level in news[max(0, j - len(f)) :]:
                     yield {"type": "rearrange", "card": c, "to": "new", "level": level}
             j = 0
@@ -928,4 +975,362 @@ def _pass(legal: LegalActions, seg: tuple, j: int):
     yield {"type": "pass"}
 
 
-__all__ = ["LegalActions", "has_play", "legal_actions"]
+# --- why an action is not legal ------------------------------------------------------------------
+# The one place where apply's refusals are written (engine.apply asks `checked` first and
+# changes the state only after it). Each kind's check reads the action in the order that gives
+# its refusal (IllegalMove, with the sentence a player reads) and asks the rules the listing asks
+# above (play_levels, to_new_levels, has_play, builds.FITS / JOINED / BESIDE); placement_error
+# only words a refusal. What it found (the parts located, the levels) goes back to apply, so
+# nothing is looked up twice. tests/unit/geared/test_geared_legal.py checks that why_illegal is
+# None exactly for the actions legal_actions lists (in canonical form).
+
+
+def why_illegal(state: dict, seat: str, action: object) -> str | None:
+    """Why `seat` may not take `action` now, in the sentence a player reads (apply's
+    IllegalMove); None when it may: exactly when its canonical form is one of legal_actions."""
+    try:
+        checked(state, seat, action)
+    except IllegalMove as refusal:
+        return refusal.message
+    return None
+
+
+def checked(state: dict, seat: str, action: dict) -> object:
+    """What engine.apply needs to take `action` (each kind's facts, below); IllegalMove with
+    the reason when the rules refuse it."""
+    if state["over"]:
+        raise IllegalMove("The game is over.")
+    if seat not in state["hands"]:
+        raise IllegalMove(f"{seat!r} is not a seat in this game.")
+    turn_seat = state["seats"][state["turn"]]
+    if seat != turn_seat:
+        raise IllegalMove(f"It is {state['names'][turn_seat]}'s turn.")
+    if not isinstance(action, dict):
+        raise IllegalMove("An action must be an object with a type.")
+    kind = action.get("type")
+    check = _CHECKS.get(kind) if isinstance(kind, str) else None
+    if check is None:
+        raise IllegalMove(f"Unknown action type {kind!r}.")
+    return check(state, seat, action)
+
+
+def _fields(action: dict, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> None:
+    for key in required:
+        if key not in action:
+            raise IllegalMove(f"This action needs a {key!r}.")
+    if len(action) == len(required):
+        return  # every field is a required one
+    extra = set(action) - set(required) - set(optional)
+    if extra:
+        raise IllegalMove(f"Unexpected field {sorted(extra)[0]!r} in this action.")
+
+
+def _card_id(value: object, what: str = "card") -> int:
+    if type(value) is int and 0 <= value < DECK_SIZE:
+        return value
+    if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < DECK_SIZE:
+        raise IllegalMove(f"The {what} must be a card id from 0 to {DECK_SIZE - 1}.")
+    return value
+
+
+def _level(value: object) -> int:
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 5:
+        raise IllegalMove("A wild's level must be a whole number from 1 to 5.")
+    return value
+
+
+def _own_build(state: dict, seat: str, build_id: object) -> dict:
+    if type(build_id) is not int and (isinstance(build_id, bool) or not isinstance(build_id, int)):
+        raise IllegalMove("A destination must be one of your build ids or a new build.")
+    for b in state["builds"][seat]:
+        if b["id"] == build_id:
+            return b
+    raise IllegalMove(f"You have no incomplete build {build_id}.")
+
+
+def _check_placement(wl: list, existing, group: list[int], level: int, whose: str = "Your") -> None:
+    """G9, G12: the parts of `group` at `level` may join a build holding `existing`."""
+    key = build_key(wl, existing) if existing else 0
+    for c in group:
+        i = key * 30 + (PKEY[c] if c < FIRST_WILD else PKEY[c] + 3 * level - 3)  # part_key
+        if not FITS[i]:
+            entries = [(x, wl[x - FIRST_WILD] if IS_WILD[x] else LEVEL[x]) for x in existing]
+            raise IllegalMove(placement_error(entries, [(x, level) for x in group], whose))
+        key = JOINED[i]
+
+
+def _locate(builds: dict, cid: int) -> tuple[str, int, dict] | None:
+    """(owner, index, build) of the incomplete build holding part `cid`, or None."""
+    for owner, owned in builds.items():
+        for i, b in enumerate(owned):
+            if cid in b["cards"]:
+                return owner, i, b
+    return None
+
+
+def _action_card(state: dict, seat: str, card: object, kind: int) -> int:
+    if type(card) is not int:
+        card = _card_id(card)
+    if card not in state["hands"][seat]:
+        _card_id(card)
+        raise IllegalMove(f"You do not hold card {card}.")
+    if ACTION[card] != kind:
+        raise IllegalMove(f"Card {card} is not a {ACTION_NAMES[kind]} card.")
+    return card
+
+
+def _table_part(state: dict, value: object, what: str) -> tuple[int, str, int, dict]:
+    """(card, owner, index, build) of a part in an incomplete build on the table."""
+    cid = value if type(value) is int and 0 <= value < DECK_SIZE else _card_id(value, what)
+    found = _locate(state["builds"], cid)
+    if found is None:
+        raise IllegalMove(f"Card {cid} is not a part in an incomplete build on the table.")
+    return cid, *found
+
+
+def _check_play(state: dict, seat: str, a: dict) -> tuple:
+    """G5 (a), (b), G9, G12: one to three parts of one level, into existing or new builds.
+    Facts: (level, wild played, index in my builds or -1, destination) for one card; (level,
+    wild played, the groups, the destination of each card in card order) for more: the cards
+    by destination (an own build's id or a new build's label), each group with the index of
+    its build (-1 for a new build) and its cards in card order."""
+    if len(a) != 3 and (len(a) != 4 or "level" not in a):
+        _fields(a, ("type", "cards", "builds"), ("level",))
+    cards = a.get("cards")
+    dests = a.get("builds")
+    if cards is None or dests is None:
+        _fields(a, ("type", "cards", "builds"), ("level",))
+    level, wild = _play_level(state, seat, a, cards, dests)
+    mine = state["builds"][seat]
+    wl = state["wild_levels"]
+    if len(cards) == 1:  # the common case, without grouping
+        index, dest = _destination(state, seat, mine, dests[0])
+        _check_placement(wl, mine[index]["cards"] if index >= 0 else [], cards, level)
+        return level, wild, index, dest
+    groups: dict[object, tuple[int, list[int]]] = {}
+    order = []
+    for c, dest in sorted(zip(cards, dests, strict=True)):
+        index, dest = _destination(state, seat, mine, dest)
+        order.append(dest)
+        group = groups.get(dest)
+        if group is None:
+            groups[dest] = (index, [c])
+        else:
+            group[1].append(c)
+    for index, group in groups.values():
+        _check_placement(wl, mine[index]["cards"] if index >= 0 else [], group, level)
+    return level, wild, groups, order
+
+
+def _destination(state: dict, seat: str, mine: list[dict], dest: object) -> tuple[int, object]:
+    """(index in `mine` or -1 for a new build, the build's id or the new build's label) of a
+    play's destination; refuses anything else."""
+    if type(dest) is int:
+        for index, b in enumerate(mine):
+            if b["id"] == dest:
+                return index, dest
+        _own_build(state, seat, dest)  # the refusal
+    if isinstance(dest, str):
+        if dest not in NEW_LABELS:
+            raise IllegalMove('A new build is named "new1", "new2" or "new3".')
+        return -1, dest
+    b = _own_build(state, seat, dest)  # the refusal (or an int of another type)
+    return mine.index(b), b["id"]
+
+
+def _play_level(state: dict, seat: str, a: dict, cards: object, dests: object) -> tuple[int, bool]:
+    """G5 (b), G12: the cards are one to three distinct Parts cards in the hand, of one level
+    (play_levels); returns (that level, whether a wild is played): a wild's level is given, and
+    equals the printed parts' level."""
+    if type(cards) is not list or not 1 <= len(cards) <= 3:
+        raise IllegalMove("A play is a list of one to three Parts cards.")
+    if type(dests) is not list or len(dests) != len(cards):
+        raise IllegalMove("A play needs one destination build per card.")
+    for c in cards:
+        if type(c) is not int or not 0 <= c < DECK_SIZE:
+            _card_id(c)
+    if len(cards) > 1 and len(set(cards)) != len(cards):
+        raise IllegalMove("A card can be played only once.")
+    hand = state["hands"][seat]
+    wild = False
+    for c in cards:
+        if c not in hand:
+            raise IllegalMove(f"You do not hold card {c}.")
+        if not IS_PART[c]:
+            raise IllegalMove(
+                f"{card_name(c)} is an Action card: play it on its own, not with parts."
+            )
+        if IS_WILD[c]:
+            wild = True
+    levels = _ALONE_LEVELS[cards[0]] if len(cards) == 1 else play_levels(cards)
+    if not levels:
+        raise IllegalMove("Parts played together must all be of the same level.")
+    if not wild:
+        if "level" in a:
+            raise IllegalMove("A level is given only when a wild is played.")
+        return levels[0], False
+    if "level" not in a:
+        raise IllegalMove("Say which level the wild takes.")
+    level = a["level"]
+    if type(level) is not int or not 0 < level < 6:
+        level = _level(level)
+    if level not in levels:
+        printed = levels[0]
+        raise IllegalMove(f"A wild played with Level {printed} parts takes Level {printed}.")
+    return level, True
+
+
+# play_levels of a play of one card, by card.
+_ALONE_LEVELS = tuple(play_levels((c,)) for c in range(DECK_SIZE))
+
+
+def _check_remove(state: dict, seat: str, a: dict) -> tuple:
+    """G13: one part of any incomplete build. Facts: (the Remove card, (the part, its owner,
+    its build's index in the owner's builds, the build))."""
+    if len(a) != 3 or "card" not in a or "target" not in a:
+        _fields(a, ("type", "card", "target"))
+    card = _action_card(state, seat, a["card"], 0)
+    if not any(state["builds"].values()):
+        raise IllegalMove("There is no part on the table to remove.")
+    return card, _table_part(state, a["target"], "target")
+
+
+def _check_steal(state: dict, seat: str, a: dict) -> tuple:
+    """G14: an opponent's part into one of my builds or a new build. Facts: (the Steal card,
+    the part, its owner, its build's index in the owner's builds, that build, the level it
+    takes, whether it is a wild, the index of my build it joins or -1 for a new build, that
+    build or None)."""
+    card = _action_card(state, seat, a.get("card"), 1)
+    builds = state["builds"]
+    target = a.get("target")
+    found = _locate(builds, target) if type(target) is int else None
+    if found is None or found[0] == seat:  # else an opponent has a part on the table
+        if not any(b for o, b in builds.items() if o != seat):
+            raise IllegalMove("No opponent has a part on the table to steal.")
+        target, *found = _table_part(state, target, "target")
+    owner, index, source = found
+    wild = IS_WILD[target]
+    if len(a) != 4 + wild or "to" not in a or (wild and "level" not in a):
+        _fields(a, ("type", "card", "target", "to"), ("level",) if wild else ())
+    if owner == seat:
+        raise IllegalMove("You cannot steal from yourself: rearrange your own parts instead.")
+    if wild:
+        if "level" not in a:
+            raise IllegalMove("Say which level the stolen wild takes.")
+        level = _level(a["level"])
+    else:
+        level = LEVEL[target]
+    to = a["to"]
+    if to == "new":
+        return card, target, owner, index, source, level, wild, -1, None
+    dest = _own_build(state, seat, to)
+    _check_placement(state["wild_levels"], dest["cards"], [target], level)
+    return card, target, owner, index, source, level, wild, builds[seat].index(dest), dest
+
+
+def _swap_levels(wl: list, mine_build: list[int], mine: int, theirs_build: list[int], theirs: int):
+    """G15, G9, G12: (the level `theirs` takes in my build, the level `mine` takes in theirs),
+    or the refusal's sentence (builds.arrival_level: a moved wild takes the level of the parts
+    it joins, or keeps its own when it arrives alone; what builds.BESIDE, which the listing
+    asks, is computed from)."""
+    out = []
+    for build, leaving, arriving, whose in (
+        (mine_build, mine, theirs, "Your"),
+        (theirs_build, theirs, mine, "Their"),
+    ):
+        left = [(c, wl[c - FIRST_WILD] if IS_WILD[c] else LEVEL[c]) for c in build if c != leaving]
+        now = wl[arriving - FIRST_WILD] if IS_WILD[arriving] else LEVEL[arriving]
+        level = arrival_level(left, arriving, now)
+        if level is None:
+            return (
+                f"The Wild {PART_NAMES[PART[arriving]]} cannot enter a build whose parts "
+                "do not share one level."
+            )
+        if not FITS[entries_key(left) * 30 + part_key(arriving, level)]:
+            return placement_error(left, [(arriving, level)], whose)
+        out.append(level)
+    return out[0], out[1]
+
+
+def _check_swap(state: dict, seat: str, a: dict) -> tuple:
+    """G15: one of my parts for an opponent's. Facts: (the Swap card, (my part, its owner, its
+    build's index, the build), (their part, ...), (the level their part takes in my build, the
+    level mine takes in theirs))."""
+    if len(a) != 4 or "card" not in a or "mine" not in a or "theirs" not in a:
+        _fields(a, ("type", "card", "mine", "theirs"))
+    card = _action_card(state, seat, a["card"], 2)
+    mine = _table_part(state, a["mine"], "part of yours")
+    theirs = _table_part(state, a["theirs"], "opponent's part")
+    if mine[1] != seat:
+        raise IllegalMove("The first part of a Swap must be in one of your builds.")
+    if theirs[1] == seat:
+        raise IllegalMove("The second part of a Swap must be in an opponent's build.")
+    wl = state["wild_levels"]
+    levels = _swap_levels(wl, mine[3]["cards"], mine[0], theirs[3]["cards"], theirs[0])
+    if isinstance(levels, str):
+        raise IllegalMove(levels)
+    return card, mine, theirs, levels
+
+
+def _check_rearrange(state: dict, seat: str, a: dict) -> tuple:
+    """G6: one of my parts to another of my builds or a new build. Facts: (the part, its build,
+    the build it joins or None for a new one, the level it takes)."""
+    card = _card_id(a.get("card"))
+    _fields(a, ("type", "card", "to"), ("level",) if IS_WILD[card] else ())
+    found = _locate(state["builds"], card)
+    if found is None or found[0] != seat:
+        raise IllegalMove("You can only move a part of one of your own incomplete builds.")
+    source = found[2]
+    if IS_WILD[card] and "level" not in a:
+        raise IllegalMove("Say which level the wild takes.")
+    level = _level(a["level"]) if IS_WILD[card] else LEVEL[card]
+    to = a["to"]
+    if to == "new":
+        if level not in to_new_levels(card, len(source["cards"]) == 1, state["wild_levels"]):
+            raise IllegalMove("Moving the only part of a build to a new build changes nothing.")
+        return card, source, None, level
+    target = _own_build(state, seat, to)
+    if target is source:
+        raise IllegalMove("That part is already in that build.")
+    _check_placement(state["wild_levels"], target["cards"], [card], level)
+    return card, source, target, level
+
+
+def _check_discard(state: dict, seat: str, a: dict) -> int:
+    """G8: any card, when nothing can be played. Facts: the card."""
+    _fields(a, ("type", "card"))
+    card = _card_id(a["card"])
+    if card not in state["hands"][seat]:
+        raise IllegalMove(f"You do not hold card {card}.")
+    if has_play(state, seat):
+        raise IllegalMove("You have a legal play, so you cannot discard.")
+    return card
+
+
+def _check_pass(state: dict, seat: str, a: dict) -> None:
+    """G8: with an empty hand."""
+    _fields(a, ("type",))
+    if state["hands"][seat]:
+        raise IllegalMove("You can only pass when your hand is empty.")
+
+
+_CHECKS = {
+    "play": _check_play,
+    "rearrange": _check_rearrange,
+    "remove": _check_remove,
+    "steal": _check_steal,
+    "swap": _check_swap,
+    "discard": _check_discard,
+    "pass": _check_pass,
+}
+
+
+__all__ = [
+    "LegalActions",
+    "checked",
+    "has_play",
+    "legal_actions",
+    "play_levels",
+    "to_new_levels",
+    "why_illegal",
+]

@@ -1,6 +1,7 @@
 """Legality is the move generator: engine.legal_actions lists exactly the actions apply accepts
-(G5, G6, G8, G13-G16), each once and in its canonical form, in the page's order; and the tables
-that both use say what builds.placement_error, the one statement of G9 and G12, says."""
+(G5, G6, G8, G13-G16), each once and in its canonical form, in the page's order; apply refuses
+with legal.why_illegal's sentence, None exactly for those listed; and the tables that both use
+say what builds.placement_error, the one statement of G9 and G12, says."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ import json
 import random
 
 import pytest
-from geared_helpers import make_state, random_position
+from geared_helpers import WILD_WHEELS, make_state, part, random_position
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -28,7 +29,7 @@ from games.geared.builds import (
     placement_error,
 )
 from games.geared.cards import DECK_SIZE, FIRST_WILD, IS_PART, IS_WILD, LEVEL, PART
-from games.geared.legal import LegalActions, has_play
+from games.geared.legal import LegalActions, has_play, why_illegal
 
 # One part of each type, level and wildness (a wild at each declared level): every part key.
 PARTS = [
@@ -151,10 +152,13 @@ def check(state: dict, seat: str) -> list[dict]:
         assert engine.canonical_action(state, seat, a) == a, a
     accepted = set()
     for a in candidates(state, seat):
+        why = why_illegal(state, seat, a)
         try:
             engine.apply(state, seat, a)
-        except engine.IllegalMove:
+        except engine.IllegalMove as refusal:
+            assert why == refusal.message, a  # apply refuses with the generator's reason
             continue
+        assert why is None, (a, why)
         accepted.add(json.dumps(engine.canonical_action(state, seat, a), sort_keys=True))
     assert accepted == set(keys), (accepted - set(keys), set(keys) - accepted)
     kinds = [ORDER[a["type"]] for a in listed]
@@ -221,6 +225,60 @@ def test_three_of_one_type_and_wilds_in_hand_list_what_apply_accepts(seed):
     listed = check(state, "A")
     assert any(len(a.get("cards", [])) == 3 for a in listed)
     assert all(not IS_WILD[c] or "level" in a for a in listed for c in a.get("cards", []))
+
+
+def test_why_illegal_says_why_as_apply_does_and_changes_nothing():
+    """The refusal a player reads is the move generator's, for a seat that may not act, for
+    something that is not an action, and for each kind of action (G6's re-declared wild, G8)."""
+    state = make_state(
+        {"A": [part("frame", 2), part("wheels", 1)], "B": [part("frame", 3)]},
+        builds={"A": [[part("handlebars", 2)], [WILD_WHEELS]]},
+        wild_levels={WILD_WHEELS: 2},
+    )
+    before = json.dumps(state, sort_keys=True)
+    wild_build = state["builds"]["A"][1]["id"]
+    cases = [
+        ("B", {"type": "pass"}, "It is Player A's turn."),
+        ("C", {"type": "pass"}, "'C' is not a seat in this game."),
+        ("A", [1], "An action must be an object with a type."),
+        ("A", {"type": "zoom"}, "Unknown action type 'zoom'."),
+        (
+            "A",
+            {"type": "discard", "card": part("frame", 2)},
+            "You have a legal play, so you cannot discard.",
+        ),
+        ("A", {"type": "pass"}, "You can only pass when your hand is empty."),
+        (
+            "A",
+            {"type": "rearrange", "card": WILD_WHEELS, "to": "new", "level": 2},
+            "Moving the only part of a build to a new build changes nothing.",
+        ),
+        (
+            "A",
+            {
+                "type": "play",
+                "cards": [part("frame", 2), part("wheels", 1)],
+                "builds": ["new1"] * 2,
+            },
+            "Parts played together must all be of the same level.",
+        ),
+        (
+            "A",
+            {"type": "play", "cards": [part("frame", 2)], "builds": [wild_build]},
+            None,
+        ),
+    ]
+    for seat, action, sentence in cases:
+        assert why_illegal(state, seat, action) == sentence, action
+        if sentence is None:
+            engine.apply(state, seat, action)
+        else:
+            with pytest.raises(engine.IllegalMove) as refusal:
+                engine.apply(state, seat, action)
+            assert refusal.value.message == sentence
+    redeclared = {"type": "rearrange", "card": WILD_WHEELS, "to": "new", "level": 3}
+    assert why_illegal(state, "A", redeclared) is None  # G6: a move when the level changes
+    assert json.dumps(state, sort_keys=True) == before
 
 
 def test_the_sequence_reads_as_a_list():
