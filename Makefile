@@ -48,7 +48,7 @@ run: $(VENV)/.runtime
 	DEBUG=$${DEBUG:-true} $(PY) manage.py migrate --noinput -v 0
 	DEBUG=$${DEBUG:-true} PORT=$(PORT) $(PY) manage.py demo_accounts
 	DEBUG=$${DEBUG:-true} PORT=$(PORT) DJANGO_SETTINGS_MODULE=config.run_settings $(PY) -m uvicorn \
-	  config.asgi:application --host 127.0.0.1 --port $(PORT) --lifespan off \
+	  config.run_asgi:application --host 127.0.0.1 --port $(PORT) --lifespan off \
 	  --timeout-graceful-shutdown 1 --reload --reload-dir config --reload-dir games --reload-dir accounts
 
 services-check: $(VENV)/.dev

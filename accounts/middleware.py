@@ -4,6 +4,7 @@ import contextlib
 import zoneinfo
 
 from django.utils import timezone
+from django.utils.deprecation import MiddlewareMixin
 
 SESSION_TZ = "geartable_tz"
 
@@ -14,18 +15,15 @@ def remember_time_zone(request, user) -> None:
         request.session[SESSION_TZ] = user.time_zone
 
 
-class UserTimezoneMiddleware:
+class UserTimezoneMiddleware(MiddlewareMixin):
     """Activates the time zone kept in the session. The user row is read only once per session
     (when the zone is not there yet), not on every request. A view marked `shows_no_time`
     (the live-update check, called every 2 s by every open page) does not even read the
-    session for it."""
+    session for it. Sync and async (MiddlewareMixin), as every middleware of the site must be
+    for `make run`'s ASGI process (games.effects.QueueingBudgetMiddleware says why)."""
 
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request):
+    def process_request(self, request):
         timezone.deactivate()
-        return self.get_response(request)
 
     def process_view(self, request, view_func, view_args, view_kwargs):
         if getattr(view_func, "shows_no_time", False):

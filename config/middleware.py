@@ -12,6 +12,7 @@ from django.conf import settings
 from django.core.exceptions import BadRequest, RequestDataTooBig, SuspiciousOperation
 from django.http import HttpRequest, HttpResponse
 from django.http.multipartparser import MultiPartParserError
+from django.utils.deprecation import MiddlewareMixin
 from django.utils.http import parse_header_parameters
 
 log = logging.getLogger(__name__)
@@ -141,7 +142,7 @@ def _has_nul(values) -> bool:
     return any("\x00" in key or any("\x00" in v for v in vals) for key, vals in values.lists())
 
 
-class RefuseNulMiddleware:
+class RefuseNulMiddleware(MiddlewareMixin):
     """An oversized body (413, unread), an unreadable one or a NUL character in the path, the
     query string or a form field (400): answered here with a sentence, never a 500.
 
@@ -150,16 +151,13 @@ class RefuseNulMiddleware:
     A form Django cannot parse raises in whatever reads it first: here, not in the CSRF check
     or the error handler (which read it again and turned the 400 into a 500)."""
 
-    def __init__(self, get_response):
-        self.get_response = get_response
-
-    def __call__(self, request: HttpRequest) -> HttpResponse:
+    def process_request(self, request: HttpRequest) -> HttpResponse | None:
         refused = refusal(request.META, request.path)
         if refused is not None:
             return refused
         if is_api(request.path):
             refused = api_refusal(request)
-            return refused if refused is not None else self.get_response(request)
+            return refused
         try:
             query_nul = _has_nul(request.GET)
             post_nul = request.method == "POST" and (
@@ -173,7 +171,7 @@ class RefuseNulMiddleware:
             return plain(UNREADABLE_MESSAGE, 400)
         if "\x00" in request.path or query_nul or post_nul:
             return plain(NUL_MESSAGE, 400)
-        return self.get_response(request)
+        return None
 
 
 def api_refusal(request: HttpRequest) -> HttpResponse | None:

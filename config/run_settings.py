@@ -14,3 +14,8 @@ GEARTABLE_STREAM_URL = GEARTABLE_STREAM_URL or "/"  # noqa: F405
 # and each tab's stream holds one. A fifth stream of one user is refused (429: that tab polls),
 # so the browser keeps connections free for pages and their fragments.
 GEARTABLE_STREAMS_PER_USER = env_int("GEARTABLE_STREAMS_PER_USER", 4, minimum=1)
+# Every middleware of the one process is async-capable: WhiteNoise's is sync only, and one
+# sync middleware made Django carry each request through async_to_sync, whose executor broke
+# ("CurrentThreadExecutor already quit or is broken") when a navigating page dropped its
+# requests. Static files are served in front of Django instead (config/run_asgi.py).
+MIDDLEWARE = [m for m in MIDDLEWARE if not m.startswith("whitenoise.")]  # noqa: F405

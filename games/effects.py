@@ -24,6 +24,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass
 
+from asgiref.sync import iscoroutinefunction, markcoroutinefunction
 from celery import current_app
 from django.conf import settings
 from django.db import transaction
@@ -62,14 +63,28 @@ def queueing_budget(seconds: float | None = None) -> Iterator[_Budget]:
 
 class QueueingBudgetMiddleware:
     """Every request queues within one budget: a hung broker costs it one timeout, not one
-    per task."""
+    per task. Sync and async (under ASGI, `make run`, a sync-only middleware makes Django
+    run the rest of the request through async_to_sync, whose executor breaks when the client
+    goes away mid-request: issue 34.10)."""
+
+    sync_capable = True
+    async_capable = True
 
     def __init__(self, get_response):
         self.get_response = get_response
+        self.is_async = iscoroutinefunction(get_response)
+        if self.is_async:
+            markcoroutinefunction(self)
 
     def __call__(self, request):
+        if self.is_async:
+            return self._acall(request)
         with queueing_budget():
             return self.get_response(request)
+
+    async def _acall(self, request):
+        with queueing_budget():
+            return await self.get_response(request)
 
 
 def enqueue(task_name: str, *args) -> bool:
