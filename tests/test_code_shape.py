@@ -242,3 +242,19 @@ def test_geared_legality_is_the_move_generators():
     assert [p.name for p in sorted(geared.glob("*.py")) if sentence in p.read_text()] == [
         "legal.py"
     ]
+
+
+def test_a_geared_boards_markup_has_one_copy_its_template():
+    """A card, a build's slot and a card of the hand are drawn by templates only (issue 35.3):
+    templates/games/_card.html draws a card, templates/games/geared.html its slot or hand
+    link; no Python module of games/ writes that markup as well (games/pages/geared_html.py
+    did, "keep these in step"). The card filter renders _card.html and keeps what it drew."""
+    assert not (GAMES / "pages" / "geared_html.py").exists()
+    markup = re.compile(r"""class=\\?["'](slot\b|hand-card|card\b)|data-card=""")
+    found = [
+        f"{p.relative_to(GAMES)}: {line.strip()}"
+        for p in _sources()
+        for line in p.read_text().splitlines()
+        if markup.search(line)
+    ]
+    assert found == []

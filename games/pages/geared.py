@@ -5,15 +5,12 @@ from __future__ import annotations
 
 import random
 
-from django.utils.html import escape
-
 from games import links
 from games.errors import GameError
 from games.geared import engine
 from games.geared.text import describe, with_build_numbers
 from games.geared.viewing import view_event
 from games.models import Game, Notification, Seat
-from games.pages import geared_html
 from games.pages.base import Table
 from games.pages.geared_ui import Selection, board_preview, offer
 
@@ -87,10 +84,8 @@ def context(table: Table) -> dict:
     board = board_preview(view, preview.action) if preview else {}
     last = last_move_cards(view)
     ghosts, leaving = board.get("ghosts", {}), board.get("leaving", set())
-    icons_url = links.static("icons.svg")
     game_url = links.url("game", game.pk)
     fragment_url = links.url("game_fragment", game.pk)
-    urls = (escape(game_url), escape(fragment_url))
     players = []
     for sid in view["seats"]:
         p = view["players"][sid]
@@ -111,8 +106,6 @@ def context(table: Table) -> dict:
                         leaving,
                         part_links,
                         sel,
-                        icons_url,
-                        urls,
                         last,
                     )
                     for i, b in enumerate(p["builds"], start=1)
@@ -134,10 +127,6 @@ def context(table: Table) -> dict:
     # loaded mid-selection (without JavaScript, or a reload) asks the browser (autofocus).
     full_page = not table.htmx and not sel.empty
     autofocus = "data-autofocus autofocus" if full_page else "data-autofocus"
-    for h in hand:
-        h["html"] = geared_html.hand_card(
-            h, h["tappable"] and not view["over"], autofocus, urls, icons_url
-        )
     seen = table.seen
     written, finish = links.sentences(names, table.links)  # the story's names as links
     return {
@@ -240,15 +229,12 @@ def _build(
     leaving: set,
     part_links: dict,
     sel,
-    icons_url,
-    urls,
     last: set,
 ) -> dict:
     """A build as the page draws it: each slot with its card, the card a preview would put
     there (faint), whether a preview takes its card away, whether the last turn moved it, and
-    the link a tap on it follows;
-    and the slots' HTML (games/pages/geared_html.py). `number`: "Build 2", as text (a number
-    printed by a template is localised, several times the cost)."""
+    the link a tap on it follows (templates/games/geared.html draws them). `number`: "Build 2",
+    as text (a number printed by a template is localised, several times the cost)."""
     slots = []
     for name, card in build["parts"].items():
         cid = card["id"] if card else None
@@ -263,8 +249,7 @@ def _build(
                 "last": cid in last,
             }
         )
-    html = geared_html.slots(slots, icons_url, *urls)
-    return {**build, "number": str(number), "slots": slots, "slots_html": html}
+    return {**build, "number": str(number), "slots": slots}
 
 
 def _focus(ui: dict, sel: Selection, hand: list, my_turn: bool) -> str:

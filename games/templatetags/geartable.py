@@ -3,11 +3,10 @@ import functools
 from django import template
 from django.conf import settings
 from django.template.loader import get_template
-from django.utils.safestring import mark_safe
+from django.utils.safestring import SafeString, mark_safe
 
 from games import links
 from games.models import ModerationAction, Status
-from games.pages import geared_html
 
 register = template.Library()
 
@@ -66,11 +65,26 @@ def get_item(mapping, key):
     return mapping.get(key) if mapping else None
 
 
+_CARDS: dict[tuple, tuple[dict, SafeString]] = {}
+_CARDS_KEPT = 4096  # 108 cards, a few levels each for the wilds, per sprite URL: never reached
+
+
 @register.filter
-def card(c: dict, icons_url: str) -> str:
-    """`{{ c|card:icons_url }}`: a Geared card as HTML (templates/games/_card.html), rendered
-    once per card and process (games/pages/geared_html.py)."""
-    return geared_html.card(c, icons_url)
+def card(c: dict, icons_url: str) -> SafeString:
+    """`{{ c|card:icons_url }}`: a Geared card as HTML, drawn by templates/games/_card.html (the
+    only copy of a card's markup). A page shows dozens of cards and a card's look depends only
+    on its fields (id and, for a placed wild, its declared level), so each is rendered once per
+    process and sprite URL; the cache is keyed cheaply and checked on a hit."""
+    key = (c["id"], c.get("level"), icons_url)
+    found = _CARDS.get(key)
+    if found is not None and found[0] == c:
+        return found[1]
+    html = mark_safe(  # noqa: S308 - our own template's output, escaped when rendered
+        get_template("games/_card.html").render({"c": c, "icons_url": icons_url})
+    )
+    if len(_CARDS) < _CARDS_KEPT:
+        _CARDS[key] = (dict(c), html)
+    return html
 
 
 @register.filter
