@@ -178,7 +178,11 @@ def api_refusal(request: HttpRequest) -> HttpResponse | None:
     """An API call's refusal for its input, or None. Its body is read here as the API's views
     read it (`request.body`, never as a form: a multipart body read as one was gone for them,
     a 500): JSON in UTF-8 or nothing (415 for another type or charset), and no string in it
-    that PostgreSQL cannot keep (a lone surrogate, a NUL: 400), wherever it would go."""
+    that PostgreSQL cannot keep (a lone surrogate, a NUL: 400), wherever it would go. A call
+    with no token is the API's to refuse (401) before anything of it is read or queried: a
+    visitor learns nothing from its input."""
+    if "HTTP_AUTHORIZATION" not in request.META:
+        return None
     path = request.path
     try:
         query_nul = _has_nul(request.GET)

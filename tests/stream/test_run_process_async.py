@@ -7,10 +7,11 @@ Django (config/run_asgi.py)."""
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from asgiref.sync import async_to_sync
 from asgiref.testing import ApplicationCommunicator
 from django.core.handlers.asgi import ASGIHandler
 from django.test import override_settings
@@ -58,6 +59,9 @@ async def _get(application, path: str) -> tuple[int, bytes]:
 
 
 def test_the_one_process_serves_its_static_files_without_whitenoise():
-    status, body = async_to_sync(_get)(run_asgi.application, "/static/js/geartable.js")
+    # A thread of its own: another test of this process may have left an event loop in this one.
+    with ThreadPoolExecutor(1) as thread:
+        call = thread.submit(asyncio.run, _get(run_asgi.application, "/static/js/geartable.js"))
+        status, body = call.result(timeout=30)
     assert status == 200
     assert b"function" in body
