@@ -32,3 +32,15 @@ def trap():
     trap = Trap()
     yield trap
     trap.close()
+
+
+@pytest.fixture
+def commit(django_capture_on_commit_callbacks):
+    """Run one step as a request would: its transaction commits, and the tasks it queued on
+    commit run (eagerly), and theirs."""
+
+    def run(step, *args, **kwargs):
+        with django_capture_on_commit_callbacks(execute=True):
+            return step(*args, **kwargs)
+
+    return run

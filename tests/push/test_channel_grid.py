@@ -39,15 +39,6 @@ CELLS = {
 }
 
 
-@pytest.fixture
-def commit(django_capture_on_commit_callbacks):
-    def run(step, *args, **kwargs):
-        with django_capture_on_commit_callbacks(execute=True):
-            return step(*args, **kwargs)
-
-    return run
-
-
 def what_bob_got(commit, alice, bob) -> set[tuple[str, str]]:
     """Every kind of the grid, once, to bob (a device subscribed, and "e-mail me even when my
     device was notified" on, so that the e-mail's going does not depend on the push's): which

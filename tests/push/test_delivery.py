@@ -27,18 +27,6 @@ pytestmark = pytest.mark.django_db
 State = Notification.State
 
 
-@pytest.fixture
-def commit(django_capture_on_commit_callbacks):
-    """Run one step as a request would: its transaction commits, and the tasks it queued on
-    commit run (eagerly), and theirs."""
-
-    def run(step, *args, **kwargs):
-        with django_capture_on_commit_callbacks(execute=True):
-            return step(*args, **kwargs)
-
-    return run
-
-
 def the_next(game):
     mover = seat_to_act(game)
     return next(s for s in game.seats.select_related("user") if s.pk != mover.pk).user

@@ -195,15 +195,6 @@ def test_the_url_stored_is_the_one_the_sender_will_use(push_on, alice_client):
 # --- the sender checks again, on the request it makes --------------------------------------
 
 
-@pytest.fixture
-def commit(django_capture_on_commit_callbacks):
-    def run(step, *args, **kwargs):
-        with django_capture_on_commit_callbacks(execute=True):
-            return step(*args, **kwargs)
-
-    return run
-
-
 def _waiting_player(commit, alice, bob):
     game = commit(start_geared, [alice, bob], target=2000)
     mover = seat_to_act(game)
