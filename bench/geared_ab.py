@@ -26,8 +26,8 @@ def load(tree: str):
         del sys.modules[name]
     sys.path.insert(0, tree)
     try:
-        engine = importlib.import_module("games.geared.engine")
-        bots = importlib.import_module("games.geared.bots")
+        engine = importlib.import_module("games.engines.geared.engine")
+        bots = importlib.import_module("games.engines.geared.bots")
     finally:
         sys.path.remove(tree)
     return engine, bots.random_bot

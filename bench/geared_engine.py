@@ -14,8 +14,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.geared import engine  # noqa: E402
-from games.geared.bots import random_bot  # noqa: E402
+from games.engines.geared import engine  # noqa: E402
+from games.engines.geared.bots import random_bot  # noqa: E402
 
 
 def random_game(seed: int, n: int, target: int = 1000) -> int:

@@ -24,8 +24,8 @@ if "--tree" in args:
     del args[i : i + 2]
 sys.path.insert(0, str(tree))
 
-from games.geared import engine  # noqa: E402
-from games.geared.bots import random_bot  # noqa: E402
+from games.engines.geared import engine  # noqa: E402
+from games.engines.geared.bots import random_bot  # noqa: E402
 
 
 def random_game(seed: int, n: int, target: int = 1000) -> int:

@@ -21,8 +21,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.outofgears import engine as E  # noqa: E402
-from games.outofgears.common import ACTIONS  # noqa: E402
+from games.engines.outofgears import engine as E  # noqa: E402
+from games.engines.outofgears.common import ACTIONS  # noqa: E402
 
 
 def _listed(state, seat, rng):

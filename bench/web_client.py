@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 import psycopg  # noqa: E402
 
-from games.geared import engine as geared  # noqa: E402
-from games.outofgears import engine as oog  # noqa: E402
+from games.engines.geared import engine as geared  # noqa: E402
+from games.engines.outofgears import engine as oog  # noqa: E402
 
 
 class Client:

@@ -2,8 +2,8 @@ import json
 
 from django import forms
 
+from games.engines.outofgears.common import COLOURS
 from games.models import TURN_TIMES, BotKind, Kind
-from games.outofgears.common import COLOURS
 from games.pages import PAGES, page
 from games.pages.geared import TARGETS
 from games.services import NewGame

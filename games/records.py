@@ -21,7 +21,7 @@ from django.utils import timezone
 from accounts import names
 from accounts.models import User
 from games import engines, replay
-from games.interface import IllegalMove
+from games.engines.interface import IllegalMove
 from games.models import BotKind, Game, Move, Seat, Status
 from games.services import LIMITS, GameError
 

@@ -12,10 +12,10 @@ import markdown
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
 
-from games.geared import builds as geared_builds
-from games.geared import cards as geared_cards
-from games.outofgears.common import COLOURS
-from games.outofgears.scoring import robot_points
+from games.engines.geared import builds as geared_builds
+from games.engines.geared import cards as geared_cards
+from games.engines.outofgears.common import COLOURS
+from games.engines.outofgears.scoring import robot_points
 
 RULES_DIR = Path(__file__).resolve().parent / "rules"
 GAMES = {"geared": "Geared: Build Your Bike", "outofgears": "Out of Gears"}

@@ -35,8 +35,8 @@ from games import (
     vacation,
     webpush,
 )
+from games.engines.interface import IllegalMove
 from games.errors import Conflict, Forbidden, GameError, NotFound
-from games.interface import IllegalMove
 from games.models import TURN_TIMES, BotKind, Game, Invitation, Move, Seat, Status, seat_names
 from games.pages import page
 

@@ -221,11 +221,11 @@ def _calls_in(tree: ast.Module, name: str) -> set[str]:
 
 def test_geared_legality_is_the_move_generators():
     """Issue 35.6: what Geared's apply accepts, and the sentence it refuses with, is written in
-    games/geared/legal.py beside the move generator (`checked`, `why_illegal`); engine.py only
-    carries an accepted action out (its one IllegalMove is resolve's: a Geared turn has no
+    games/engines/geared/legal.py beside the move generator (`checked`, `why_illegal`); engine.py
+    only carries an accepted action out (its one IllegalMove is resolve's: a Geared turn has no
     resolution step). G6's re-declared-wild rule is one function, which the listing's count
     and walk and the refusal all ask."""
-    geared = GAMES / "geared"
+    geared = GAMES / "engines" / "geared"
     raising = {
         p.name: p.read_text().count("raise IllegalMove(")
         for p in sorted(geared.glob("*.py"))

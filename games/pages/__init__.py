@@ -1,4 +1,4 @@
-"""One home per game on the web side, registered by kind as the engines are (games/engines.py).
+"""One home per game on the web side, registered by kind as the engines are (games/engines/).
 
 Each module (games/pages/geared.py, games/pages/outofgears.py) holds what only its game has:
 its settings in the lobby, what a player chooses of their seat, the game page's context, the

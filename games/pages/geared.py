@@ -6,10 +6,10 @@ from __future__ import annotations
 import random
 
 from games import links
+from games.engines.geared import engine
+from games.engines.geared.text import describe, with_build_numbers
+from games.engines.geared.viewing import view_event
 from games.errors import GameError
-from games.geared import engine
-from games.geared.text import describe, with_build_numbers
-from games.geared.viewing import view_event
 from games.models import Game, Notification, Seat
 from games.pages.base import Table
 from games.pages.geared_ui import Selection, board_preview, offer

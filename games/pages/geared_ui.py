@@ -14,7 +14,7 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from games.geared.cards import DECK_SIZE, card_dict, card_name
+from games.engines.geared.cards import DECK_SIZE, card_dict, card_name
 
 # A destination token: a build ("b7", or "new"/"new1".."new3"), a part on the table ("p24"),
 # or the two plays that have none ("discard", "pass").

@@ -6,11 +6,11 @@ from __future__ import annotations
 import random
 
 from games import links
+from games.engines.outofgears import engine
+from games.engines.outofgears.common import COLOURS
+from games.engines.outofgears.text import describe, robot_names
 from games.errors import Conflict, GameError
 from games.models import Game, Move, Notification, Seat
-from games.outofgears import engine
-from games.outofgears.common import COLOURS
-from games.outofgears.text import describe, robot_names
 from games.pages.base import Table
 
 TURN_NOUN = "program"

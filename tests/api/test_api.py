@@ -14,9 +14,9 @@ from django.test import Client
 
 from games import engines, services
 from games.api import api
-from games.geared.bots import greedy_bot
+from games.engines.geared.bots import greedy_bot
+from games.engines.outofgears import engine as oog_engine
 from games.models import ChatMessage, Game, Move
-from games.outofgears import engine as oog_engine
 from tests.api.conftest import api_client, token_for
 from tests.support.games import client_for, start_geared, start_oog
 from tests.support.users import make_user

@@ -23,7 +23,7 @@ from django.utils import timezone
 from accounts import bots
 from accounts.models import User
 from games import engines, notifications, ratings, services, webpush
-from games.geared.bots import greedy_bot
+from games.engines.geared.bots import greedy_bot
 from games.models import (
     ChatMessage,
     Game,

@@ -10,7 +10,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games import services
-from games.geared import engine
+from games.engines.geared import engine
 from games.models import Game, Move
 from tests.e2e.helpers import assert_not_reloaded, give_cards, log_in, mark_page
 from tests.support.games import start_geared

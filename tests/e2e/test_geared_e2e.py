@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games.geared import engine
+from games.engines.geared import engine
 from games.models import Game, Move, Status
 from tests.e2e.helpers import (
     WAIT_MS,

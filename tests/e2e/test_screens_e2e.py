@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from games import services
-from games.geared import engine
+from games.engines.geared import engine
 from games.models import ModerationAction, Move
 from tests.e2e.helpers import DESKTOP, PHONE, log_in
 from tests.support.games import start_geared, start_oog

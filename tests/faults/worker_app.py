@@ -17,7 +17,7 @@ import django
 from celery.signals import after_task_publish, before_task_publish, task_postrun
 
 from config.celery import app
-from games.outofgears import engine
+from games.engines.outofgears import engine
 
 django.setup()  # the e-mail hooks patch games.notifications, which needs the models
 

@@ -7,10 +7,10 @@ import random
 from email.message import EmailMessage
 
 from games import engines, services
-from games.geared import engine as geared
-from games.geared.bots import greedy_bot
+from games.engines.geared import engine as geared
+from games.engines.geared.bots import greedy_bot
+from games.engines.outofgears.bots import greedy_bot as oog_greedy_bot
 from games.models import Game, Notification, Seat
-from games.outofgears.bots import greedy_bot as oog_greedy_bot
 
 Note = Notification.Kind
 

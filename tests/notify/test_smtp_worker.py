@@ -11,10 +11,10 @@ from django.conf import settings
 from django.urls import resolve, reverse
 from django.utils import dateformat, timezone
 
-from games.geared.cards import card_name
+from games.engines.geared.cards import card_name
+from games.engines.outofgears import engine as oog
+from games.engines.outofgears.text import describe
 from games.models import Notification
-from games.outofgears import engine as oog
-from games.outofgears.text import describe
 from tests.notify.helpers import (
     end_turn_choice,
     html_part,

@@ -17,7 +17,7 @@ from django.test import override_settings
 from django.urls import reverse
 
 from games import engines, records, replay, services
-from games.geared import engine as geared
+from games.engines.geared import engine as geared
 from games.models import Game, Move
 from tests.replay.test_records import finished_oog
 from tests.replay.test_replay import finished_geared

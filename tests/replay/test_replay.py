@@ -4,7 +4,7 @@ import pytest
 from django.urls import reverse
 
 from games import engines, services
-from games.geared.bots import greedy_bot
+from games.engines.geared.bots import greedy_bot
 from games.models import Game, Move, Seat, Status
 from games.replay import moves_of, replay
 
@@ -69,7 +69,7 @@ def test_an_out_of_gears_game_with_bots_replays_to_its_stored_state(
 ):
     import random
 
-    from games.outofgears.bots import greedy_bot as oog_greedy
+    from games.engines.outofgears.bots import greedy_bot as oog_greedy
 
     game = services.create_game(
         alice,

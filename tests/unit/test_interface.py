@@ -1,4 +1,4 @@
-"""Both engines satisfy the one engine interface (games/interface.py), member by member and
+"""Both engines satisfy the one engine interface (games/engines/interface.py), member by member and
 signature by signature, and raise the one IllegalMove: the web side relies on nothing else."""
 
 from __future__ import annotations
@@ -8,9 +8,9 @@ import random
 
 import pytest
 
-from games.geared import engine as geared
-from games.interface import Engine, IllegalMove
-from games.outofgears import engine as outofgears
+from games.engines.geared import engine as geared
+from games.engines.interface import Engine, IllegalMove
+from games.engines.outofgears import engine as outofgears
 
 ENGINES = {"geared": geared, "outofgears": outofgears}
 MEMBERS = [

@@ -14,8 +14,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games import services
-from games.geared import engine
-from games.geared.bots import greedy_bot
+from games.engines.geared import engine
+from games.engines.geared.bots import greedy_bot
 from games.models import Game, Seat
 from games.pages.geared_ui import destination
 

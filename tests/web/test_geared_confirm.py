@@ -10,7 +10,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games.geared import engine
+from games.engines.geared import engine
 from games.models import Game, Move
 from tests.support.games import client_for, start_geared
 from tests.web.helpers import (

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games.geared import engine
+from games.engines.geared import engine
 from games.models import Game, Move, Status
 from tests.support.games import client_for, start_geared
 from tests.web.helpers import (

@@ -7,7 +7,7 @@ import threading
 import pytest
 from celery.signals import task_postrun
 
-from games.geared import engine
+from games.engines.geared import engine
 from games.models import Game, Move, Status
 from tests.support.games import client_for, start_geared
 from tests.support.waiting import wait_for

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games.geared import engine
+from games.engines.geared import engine
 from tests.support.games import client_for, start_geared
 from tests.support.users import make_user
 from tests.web.helpers import (

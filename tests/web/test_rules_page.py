@@ -15,10 +15,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games.geared.builds import placement_error
-from games.outofgears.common import GEARS_PER_JUNKYARD_AT_SETUP, GEARS_TO_CIRCUIT
-from games.outofgears.rng import Rng
-from games.outofgears.sharing import share
+from games.engines.geared.builds import placement_error
+from games.engines.outofgears.common import GEARS_PER_JUNKYARD_AT_SETUP, GEARS_TO_CIRCUIT
+from games.engines.outofgears.rng import Rng
+from games.engines.outofgears.sharing import share
 from games.rules import RULES_DIR, quick_start
 from tests.support.games import client_for, start_geared
 

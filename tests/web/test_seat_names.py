@@ -10,8 +10,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 
 from games import notifications, services
+from games.engines.outofgears.common import robot_name
 from games.models import SEAT_ORDER, BotKind, Game, Notification, Seat, Status, seat_names
-from games.outofgears.common import robot_name
 from tests.support.games import client_for, start_geared, start_oog
 from tests.support.users import make_user
 from tests.web.helpers import advance, seat_to_act, text

@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from games import services
-from games.geared import engine
+from games.engines.geared import engine
 from games.pages.geared import last_move_cards
 from tests.support.games import client_for, start_geared, start_oog
 from tests.web.helpers import advance, text

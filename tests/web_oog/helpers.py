@@ -11,10 +11,10 @@ import re
 from django.test import Client
 from django.urls import reverse
 
+from games.engines.outofgears import engine
+from games.engines.outofgears.bots import greedy_bot
+from games.engines.outofgears.common import COLOURS
 from games.models import Game, Move, Seat
-from games.outofgears import engine
-from games.outofgears.bots import greedy_bot
-from games.outofgears.common import COLOURS
 from tests.support.waiting import wait_for
 
 ACTION_LABELS = {"harvest": "Harvest", "attack": "Attack", "trap": "Trap"}

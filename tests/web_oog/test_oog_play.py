@@ -9,8 +9,8 @@ import pytest
 from django.urls import reverse
 
 from games import services
+from games.engines.outofgears.text import describe
 from games.models import Move
-from games.outofgears.text import describe
 from tests.support.games import client_for, start_oog
 from tests.web_oog.helpers import (
     checked,

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
+from games.engines.outofgears import engine
 from games.models import Game, Move, Seat, Status
-from games.outofgears import engine
 from tests.support.games import client_for
 from tests.support.waiting import wait_for
 from tests.web_oog.helpers import (

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import random
 
-from games.geared import engine
-from games.geared.cards import DECK_SIZE, FIRST_WILD, IS_PART, LEVEL, PART, PART_TYPES
+from games.engines.geared import engine
+from games.engines.geared.cards import DECK_SIZE, FIRST_WILD, IS_PART, LEVEL, PART, PART_TYPES
 
 WILD_FRAME, WILD_HANDLEBARS, WILD_WHEELS = 93, 94, 95
 
@@ -67,7 +67,7 @@ def make_state(
     state["wild_levels"] = wl
     state["bikes"] = {s: [] for s in seats}
     state["scored"] = {s: [] for s in seats}
-    from games.geared.builds import score
+    from games.engines.geared.builds import score
 
     for s in seats:
         for cards in bikes.get(s, []):

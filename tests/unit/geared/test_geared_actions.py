@@ -3,7 +3,7 @@
 import pytest
 from geared_helpers import WILD_FRAME, WILD_WHEELS, make_state, part, remove, steal, swap
 
-from games.geared import engine
+from games.engines.geared import engine
 
 A, B, C = "alice", "bob", "carol"
 F1, H1, W1 = part("frame", 1), part("handlebars", 1), part("wheels", 1)

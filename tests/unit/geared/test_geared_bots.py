@@ -2,8 +2,8 @@
 
 import random
 
-from games.geared import engine
-from games.geared.bots import BOTS, greedy_bot, random_bot
+from games.engines.geared import engine
+from games.engines.geared.bots import BOTS, greedy_bot, random_bot
 
 
 def play_match(seed: int, bots: list[str], target: int = 1000) -> dict:

@@ -28,8 +28,8 @@ import pytest
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
-from games.geared import engine  # noqa: E402
-from games.geared.bots import greedy_bot, random_bot  # noqa: E402
+from games.engines.geared import engine  # noqa: E402
+from games.engines.geared.bots import greedy_bot, random_bot  # noqa: E402
 
 FIXTURE = Path(__file__).with_name("equivalence_digests.json")
 GAMES = 300
@@ -120,7 +120,7 @@ def play_game(seed: int) -> dict:
         seat = engine.current_seat(state)
         legal = engine.legal_actions(state, seat)
         # A lazy sequence: the list, for JSON, from a second one, so that the choices below
-        # build their actions by index (games/geared/legal.py) rather than from that list.
+        # build their actions by index (games/engines/geared/legal.py) rather than from that list.
         add("legal", list(engine.legal_actions(state, seat)))
         if steps % 7 == 0:
             other = seats[(seats.index(seat) + 1) % len(seats)]

@@ -3,7 +3,7 @@
 import pytest
 from geared_helpers import check_invariants, make_state, part, remove, steal, swap
 
-from games.geared import engine
+from games.engines.geared import engine
 
 A, B = "alice", "bob"
 F1, H1, W1 = part("frame", 1), part("handlebars", 1), part("wheels", 1)
@@ -117,7 +117,7 @@ def test_example_of_play_from_the_rulebook():
     assert state["builds"][matt] == [{"id": 4, "cards": [w5]}]
     assert state["builds"][lindsay] == []
     check_invariants(state)
-    from games.geared.text import describe
+    from games.engines.geared.text import describe
 
     said = [describe(e, names, None) for e in engine.view(state, None)["events"]]
     assert "Rebecca removed Matt's Level 3 Frame." in said

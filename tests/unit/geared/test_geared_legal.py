@@ -14,9 +14,9 @@ from geared_helpers import WILD_WHEELS, make_state, part, random_position
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.geared import engine
-from games.geared.bots import random_bot
-from games.geared.builds import (
+from games.engines.geared import engine
+from games.engines.geared.bots import random_bot
+from games.engines.geared.builds import (
     ALONE,
     BESIDE,
     BESIDE_TYPES,
@@ -28,8 +28,8 @@ from games.geared.builds import (
     placed_keys,
     placement_error,
 )
-from games.geared.cards import DECK_SIZE, FIRST_WILD, IS_PART, IS_WILD, LEVEL, PART
-from games.geared.legal import LegalActions, has_play, why_illegal
+from games.engines.geared.cards import DECK_SIZE, FIRST_WILD, IS_PART, IS_WILD, LEVEL, PART
+from games.engines.geared.legal import LegalActions, has_play, why_illegal
 
 # One part of each type, level and wildness (a wild at each declared level): every part key.
 PARTS = [

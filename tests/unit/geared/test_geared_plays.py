@@ -3,8 +3,8 @@
 import pytest
 from geared_helpers import WILD_FRAME, WILD_HANDLEBARS, WILD_WHEELS, make_state, part, remove
 
-from games.geared import engine
-from games.geared.builds import score
+from games.engines.geared import engine
+from games.engines.geared.builds import score
 
 A, B = "alice", "bob"
 F1, H1, W1 = part("frame", 1), part("handlebars", 1), part("wheels", 1)

@@ -9,7 +9,7 @@ from geared_helpers import check_invariants
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from games.geared import engine
+from games.engines.geared import engine
 
 EXAMPLES = int(os.environ.get("GEARED_EXAMPLES", "60"))
 CARD_KEYS = ("card", "target", "mine", "theirs")

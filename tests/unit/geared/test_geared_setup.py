@@ -7,8 +7,8 @@ from collections import Counter
 import pytest
 from geared_helpers import check_invariants
 
-from games.geared import engine
-from games.geared.cards import (
+from games.engines.geared import engine
+from games.engines.geared.cards import (
     ACTION,
     IS_WILD,
     KIND,

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from games.outofgears import engine as E
+from games.engines.outofgears import engine as E
 
 # oog_helpers is importable whatever pytest's import mode is.
 if str(Path(__file__).parent) not in sys.path:

@@ -2,8 +2,8 @@
 
 from collections import Counter
 
-from games.outofgears.rng import Rng
-from games.outofgears.sharing import share
+from games.engines.outofgears.rng import Rng
+from games.engines.outofgears.sharing import share
 
 THREE = {"a": [1], "b": [2], "c": [3]}  # red, blue, green
 FOUR = {"a": [1], "b": [2], "c": [3], "d": [4]}  # + yellow

@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from games.outofgears import engine as E
-from games.outofgears.bots import BOTS, greedy_bot, random_bot
+from games.engines.outofgears import engine as E
+from games.engines.outofgears.bots import BOTS, greedy_bot, random_bot
 
 
 def _game(seed, players, advanced, bots):

@@ -23,7 +23,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3]))
 
-from games.outofgears import engine as E  # noqa: E402
+from games.engines.outofgears import engine as E  # noqa: E402
 
 FIXTURE = Path(__file__).with_name("equivalence_digests.json")
 GAMES = 120

@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from games.outofgears import engine as E
+from games.engines.outofgears import engine as E
 
 
 def prog(*entries):
@@ -160,7 +160,7 @@ def test_o19_advanced_default_is_defend_then_harvest_own_number(advanced):
 
 
 def test_o19_default_order_respects_cards_already_taken():
-    from games.outofgears.programs import default_program
+    from games.engines.outofgears.programs import default_program
 
     assert default_program([3]) == prog((3, "attack", 3))
     assert default_program([3, 7]) == prog((3, "attack", 3), (7, "harvest", 7))

@@ -13,8 +13,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from oog_helpers import all_keys
 
-from games.outofgears import engine as E
-from games.outofgears.common import COLOURS
+from games.engines.outofgears import engine as E
+from games.engines.outofgears.common import COLOURS
 
 EXAMPLES = int(os.environ.get("OOG_EXAMPLES", "40"))
 

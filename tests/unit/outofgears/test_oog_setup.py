@@ -5,8 +5,8 @@ from collections import Counter
 
 import pytest
 
-from games.outofgears import engine as E
-from games.outofgears.common import COLOURS
+from games.engines.outofgears import engine as E
+from games.engines.outofgears.common import COLOURS
 
 SEATS = [str(i) for i in range(1, 9)]
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from games.outofgears import engine as E
+from games.engines.outofgears import engine as E
 
 THREE = {"a": [1], "b": [2], "c": [3]}
 DEFEND = {1: ("attack", 1), 2: ("attack", 2), 3: ("attack", 3)}

@@ -5,8 +5,8 @@ import json
 import pytest
 from oog_helpers import all_keys
 
-from games.outofgears import engine as E
-from games.outofgears.text import describe
+from games.engines.outofgears import engine as E
+from games.engines.outofgears.text import describe
 
 SECRET_KEYS = {"seed", "rng", "reserve", "programs"}
 

@@ -18,7 +18,7 @@ from .scoring import standings
 from .setup import new_game
 from .viewing import view
 
-VERSION = 1  # games/interface.py: bump when old records would replay differently
+VERSION = 1  # games/engines/interface.py: bump when old records would replay differently
 # The options new_game reads; a game record keeps these and no others (games/records.py).
 OPTIONS = frozenset({"advanced", "max_turns", "names", "robots"})
 SIMULTANEOUS = True  # every seat programs at once; only a new turn makes a page stale

@@ -6,7 +6,7 @@ a hidden card.
 
 from __future__ import annotations
 
-from games.geared.cards import card_name
+from games.engines.geared.cards import card_name
 
 
 def _who(seat: str | None, names: dict[str, str], viewer: str | None) -> str:

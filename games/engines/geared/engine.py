@@ -1,10 +1,10 @@
 """Rules engine for Geared: Build Your Bike (shared/rules/geared.md, G1-G19). Pure: no I/O.
 
 The state is a plain JSON-safe dict; `apply` returns a new state and never mutates its input.
-What is legal lives in games/geared/legal.py, the move generator: `legal_actions` lists it, and
-`apply` asks its `checked` (the same rules, one action at a time, with the refusal's sentence:
-`why_illegal`) before carrying an action out here. Views are games/geared/viewing.py; what a
-build may hold (G9, G12) is games/geared/builds.py.
+What is legal lives in games/engines/geared/legal.py, the move generator: `legal_actions` lists
+it, and `apply` asks its `checked` (the same rules, one action at a time, with the refusal's
+sentence: `why_illegal`) before carrying an action out here. Views are
+games/engines/geared/viewing.py; what a build may hold (G9, G12) is games/engines/geared/builds.py.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from games.geared.bots import greedy_bot
-from games.geared.builds import score
-from games.geared.cards import (
+from games.engines.geared.bots import greedy_bot
+from games.engines.geared.builds import score
+from games.engines.geared.cards import (
     ACTION,
     DECK_SIZE,
     FIRST_WILD,
@@ -24,10 +24,10 @@ from games.geared.cards import (
     LEVEL,
     PART,
 )
-from games.geared.legal import checked
-from games.geared.legal import legal_actions as _legal_actions
-from games.geared.viewing import view
-from games.interface import IllegalMove
+from games.engines.geared.legal import checked
+from games.engines.geared.legal import legal_actions as _legal_actions
+from games.engines.geared.viewing import view
+from games.engines.interface import IllegalMove
 
 __all__ = [
     "OPTIONS",
@@ -55,7 +55,7 @@ __all__ = [
 NEW_LABELS = ("new1", "new2", "new3")
 
 
-VERSION = 1  # games/interface.py: bump when old records would replay differently
+VERSION = 1  # games/engines/interface.py: bump when old records would replay differently
 # The options new_game reads; a game record keeps these and no others (games/records.py).
 OPTIONS = frozenset({"target", "names"})
 SIMULTANEOUS = False  # players take turns: any move makes a page stale
@@ -174,7 +174,7 @@ def result(state: dict) -> dict:
 
 
 def legal_actions(state: dict, seat: str) -> Sequence[dict]:
-    """A read-only sequence (games/geared/legal.py): counted at once, each action built when
+    """A read-only sequence (games/engines/geared/legal.py): counted at once, each action built when
     it is read; [] when it is not `seat`'s turn."""
     if state["over"] or seat != state["seats"][state["turn"]]:
         return []

@@ -1,16 +1,18 @@
-"""The registry of rules engines and their bots: the one door through which services, pages and
-tasks reach an engine, always as the `Engine` interface (games/interface.py). A third game adds
-one line here (and one in games/pages/__init__.py)."""
+"""The rules engines, pure (no Django, no I/O), and their registry: engines and bots by kind.
+
+This module is the one door through which services, pages and tasks reach an engine, always as
+the `Engine` interface (games/engines/interface.py). A third game adds one line here (and one in
+games/pages/__init__.py)."""
 
 from __future__ import annotations
 
 import random
 
-from games.geared import bots as geared_bots
-from games.geared import engine as geared
-from games.interface import Engine, IllegalMove
-from games.outofgears import bots as oog_bots
-from games.outofgears import engine as outofgears
+from games.engines.geared import bots as geared_bots
+from games.engines.geared import engine as geared
+from games.engines.interface import Engine, IllegalMove
+from games.engines.outofgears import bots as oog_bots
+from games.engines.outofgears import engine as outofgears
 
 ENGINES: dict[str, Engine] = {"geared": geared, "outofgears": outofgears}
 BOTS = {"geared": geared_bots.BOTS, "outofgears": oog_bots.BOTS}

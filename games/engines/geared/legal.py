@@ -33,7 +33,7 @@ from bisect import bisect_right
 from collections.abc import Sequence
 from itertools import product
 
-from games.geared.builds import (
+from games.engines.geared.builds import (
     ALONE,
     BESIDE,
     BESIDE_TYPES,
@@ -49,7 +49,7 @@ from games.geared.builds import (
     placed_keys,
     placement_error,
 )
-from games.geared.cards import (
+from games.engines.geared.cards import (
     ACTION,
     ACTION_NAMES,
     DECK_SIZE,
@@ -62,7 +62,7 @@ from games.geared.cards import (
     TYPE_BIT,
     card_name,
 )
-from games.interface import IllegalMove
+from games.engines.interface import IllegalMove
 
 NEW_LABELS = ("new1", "new2", "new3")
 ALL_LEVELS = (1, 2, 3, 4, 5)

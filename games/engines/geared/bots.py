@@ -5,8 +5,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from games.geared.cards import IS_WILD, LEVEL, PART
-from games.geared.legal import LegalActions
+from games.engines.geared.cards import IS_WILD, LEVEL, PART
+from games.engines.geared.legal import LegalActions
 
 REARRANGE_CHANCE = 0.05
 

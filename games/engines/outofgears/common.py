@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from games.interface import IllegalMove  # the one exception of both engines
+from games.engines.interface import IllegalMove  # the one exception of both engines
 
 __all__ = ["IllegalMove"]  # and the constants below
 

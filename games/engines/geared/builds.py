@@ -20,7 +20,7 @@ player reads, or None when they can. Everything else here is computed from it at
 
 from __future__ import annotations
 
-from games.geared.cards import (
+from games.engines.geared.cards import (
     DECK_SIZE,
     FIRST_WILD,
     IS_PART,

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from games.geared.builds import common_level
-from games.geared.cards import FIRST_WILD, IS_WILD, LEVEL, PART, PART_TYPES, card_dict
+from games.engines.geared.builds import common_level
+from games.engines.geared.cards import FIRST_WILD, IS_WILD, LEVEL, PART, PART_TYPES, card_dict
 
 RECENT_EVENTS = 30
 
