@@ -14,7 +14,7 @@ Run: make bench-live   (= .venv/bin/python bench/live_bench.py [options]; --help
    players' "watching" marks, and one recheck of each stream: the default is one recheck period),
    and, while this process commits --rate moves a second for --seconds, the
    time from each commit to its event on every stream of that game (p50, p99, max).
-   A "move" is the version bump of a real game and the site's own events (games/events.py:
+   A "move" is the version bump of a real game and the site's own events (games/live/events.py:
    `game_changed`, the pg_notify every change sends, and `turns_changed` for its two players),
    in one transaction, from a thread of this process: what every write path sends, without
    the engine's work, which is not the stream's cost.
@@ -280,7 +280,7 @@ def commit_moves(games: list[dict], rate: float, seconds: float, out: list, rng)
     """In a thread: `rate` commits a second, each a game's version bump and its events."""
     from django.db import close_old_connections, connection, transaction
 
-    from games import events
+    from games.live import events
 
     interval = 1 / rate
     due = time.monotonic()
@@ -363,7 +363,7 @@ def poll_cpu_ms(game: dict, requests: int) -> float:
     from django.test import Client
 
     from accounts.models import User
-    from games import live
+    from games.live import cache as live
     from games.models import Game, Seat
 
     client = Client()

@@ -309,7 +309,8 @@ def seed_big(args, world: dict) -> dict:
 def get_plans(world: dict) -> dict[str, list[tuple[str, str]]]:
     """For each GET endpoint, the (path, session cookie) pairs wrk spreads its requests over."""
     plans: dict[str, list[tuple[str, str]]] = {"healthz": [("/healthz/", "")]}
-    # As an open page checks: with the poll key that page carries (games/live.py; add_poll_keys).
+    # As an open page checks: with the poll key that page carries (games/live/cache.py;
+    # add_poll_keys).
     plans["poll"] = [
         (f"/games/{g['id']}/poll/?v={g['version']}&c=0&k={g['keys'][seat]}", cookie)
         for kind in ("view_geared", "view_outofgears")

@@ -187,7 +187,7 @@ def measure(world: dict, args) -> dict[str, list[float]]:
         viewers[kind] = []
         for gid, cookies, version in world["games"][kind][:VIEWED]:
             client = client_for(next(iter(cookies.values())))
-            # The check as the open page sends it: with the page's poll key (games/live.py).
+            # The check as the open page sends it: with the page's poll key (games/live/cache.py).
             key = re.search(r'data-poll-key="([^"]+)"', client.get(f"/games/{gid}/").text)[1]
             poll = f"/games/{gid}/poll/?v={version}&c=0&k={key}"
             viewers[kind].append((client, f"/games/{gid}/", poll))

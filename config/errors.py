@@ -73,7 +73,7 @@ def server_error(request: HttpRequest) -> HttpResponse:
         return plain(SERVER_ERROR_MESSAGE, 500)
 
 
-# --- the stream process's (games/stream_urls.py): plain text, no template ------------------------
+# --- the stream process's (games/live/urls.py): plain text, no template ------------------------
 # It serves only the streams' paths and has none of the pages': the site's error pages link to
 # them, and rendered there each became a 500 of its own, with a traceback in the log.
 

@@ -1,7 +1,7 @@
 """Settings of `make run`: the whole site and its event streams in one ASGI process (uvicorn
 config.asgi:application), so a move in one browser reaches another at once on the embedded
 defaults (SQLite, tasks run eagerly). No LISTEN there: each commit hands its event to this
-process's in-memory hub (games/events.py), which feeds the streams this same process holds
+process's in-memory hub (games/live/events.py), which feeds the streams this same process holds
 (docs/live.md). With DATABASE_URL on PostgreSQL the process LISTENs as a stream process does."""
 
 from config.env import env_int

@@ -1,7 +1,7 @@
 """`make run`'s paths (config/run_settings.py): the site's and the event streams', one process."""
 
 from config import urls
-from games import stream_urls
+from games.live import urls as stream_urls
 
 urlpatterns = [*stream_urls.urlpatterns, *urls.urlpatterns]
 handler400 = urls.handler400

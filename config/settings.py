@@ -400,7 +400,7 @@ GEARTABLE_WATCHING_SECONDS = env_int("GEARTABLE_WATCHING_SECONDS", 60, minimum=0
 # vacation. 0 turns vacations off (docs/vacation.md).
 GEARTABLE_VACATION_DAYS_PER_YEAR = env_int("GEARTABLE_VACATION_DAYS_PER_YEAR", 30, minimum=0)
 # The live-update check reads each game's version and each player's "your turn" count from the
-# cache (games/live.py): on by default where the cache is shared by every process (CACHE_URL).
+# cache (games/live/cache.py): on by default where the cache is shared by every process (CACHE_URL).
 # Each change forgets them on commit; LIVE_SECONDS bounds how long a missed one could linger.
 GEARTABLE_LIVE_CACHE = env_bool("GEARTABLE_LIVE_CACHE", bool(CACHE_URL))
 GEARTABLE_LIVE_SECONDS = env_int("GEARTABLE_LIVE_SECONDS", 10, minimum=1)
@@ -422,7 +422,7 @@ if GEARTABLE_STREAM_URL not in ("", "/") and not GEARTABLE_STREAM_URL.startswith
 # A stream sends a keep-alive comment this often (seconds; proxies close a silent connection),
 # and checks again at least this often that its viewer may still see the game (the poll key's
 # grant, the session). A changed password, a deactivation or a lost seat ends the stream at
-# once (their commit sends an `access` event, games/events.py): this recheck is a safety net.
+# once (their commit sends an `access` event, games/live/events.py): this recheck is a safety net.
 GEARTABLE_STREAM_KEEPALIVE_SECONDS = env_int("GEARTABLE_STREAM_KEEPALIVE_SECONDS", 20, minimum=1)
 GEARTABLE_STREAM_RECHECK_SECONDS = env_int("GEARTABLE_STREAM_RECHECK_SECONDS", 600, minimum=1)
 # The threads a stream process runs its streams' reads on (who may listen, the game's version),

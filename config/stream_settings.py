@@ -2,9 +2,9 @@
 settings, with only the event streams' paths and no middleware but allauth's (async-capable, and
 required by its app; the stream views read the session themselves, and a synchronous
 middleware would cost a thread hop per request). Its reads keep their database connections, on
-a few threads of their own (GEARTABLE_STREAM_READ_THREADS, games/stream.py)."""
+a few threads of their own (GEARTABLE_STREAM_READ_THREADS, games/live/stream.py)."""
 
 from config.settings import *  # noqa: F403
 
-ROOT_URLCONF = "games.stream_urls"
+ROOT_URLCONF = "games.live.urls"
 MIDDLEWARE = ["allauth.account.middleware.AccountMiddleware"]

@@ -12,7 +12,7 @@ for an id that was never used: issue 34.7). A moderator reads a game in the admi
   facts from the game's seats and invitations, read only as far as they are needed);
 - the live check and the event stream (`game_reader`), by session: `sql.PollQuery` reads the
   same facts in its one round trip, and `may_read` decides;
-- by the page's signed poll key (games/live.py): the key carries the asker's ties as they were
+- by the page's signed poll key (games/live/cache.py): the key carries the asker's ties as they were
   when it was issued (`poll_key`), the cache the game's public/status/link facts as they are
   now, and `may_read` decides again at each check, so a key stops answering once its right is
   gone (a link that no longer opens the game, a seat left).
@@ -31,7 +31,8 @@ from django.http import HttpRequest
 from django.utils.crypto import constant_time_compare
 
 from accounts.models import User
-from games import engines, live, sql
+from games import engines, sql
+from games.live import cache as live
 from games.models import Game, Invitation, Seat, Status
 
 # The live check's query when the page's key cannot answer (games/sql.py: one round trip).
@@ -50,7 +51,7 @@ class Ties:
     importer: bool = False  # they imported the game's record
     link: bool = False  # they hold the table's link (its join token)
 
-    # The ties as a poll key carries them (games/live.py): one bit each.
+    # The ties as a poll key carries them (games/live/cache.py): one bit each.
     BITS = ("seated", "invited", "importer", "link")
 
     def bits(self) -> int:
@@ -128,7 +129,7 @@ def _token_matches(given: str, expected: str) -> bool:
 
 
 def poll_key(game: Game, user: User | None, token: str | None, seat_id: int | None) -> str:
-    """The signed poll key of a page of this game shown to `user` (games/live.py): it carries
+    """The signed poll key of a page of this game shown to `user` (games/live/cache.py): it carries
     their ties to the game as they are now, for `may_read` to weigh at each check against the
     game as it is then. `seat_id`: their own seat (its "watching" mark; its owner is checked
     at each use)."""

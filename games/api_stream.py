@@ -1,5 +1,5 @@
 """The API's NDJSON streams (issue 28.2, docs/api.md "Streams"), served by the stream process
-beside the pages' event streams, on the same machinery (games/stream.py: its one LISTEN, the
+beside the pages' event streams, on the same machinery (games/live/stream.py: its one LISTEN, the
 in-memory hub, its reader threads, its per-user and per-address limits).
 
 - `GET /api/v1/stream/account`: `gameStart`, `yourTurn`, `gameOver` and `invitation` lines for
@@ -12,7 +12,7 @@ One JSON object per line; a bare `\\n` is the keep-alive (GEARTABLE_STREAM_KEEPA
 Authenticated like the API's calls and by the same function (`tokens.check`: a bearer token,
 never the session; opening counts against the token's rate), the token checked again at
 every event that makes the stream read, at every GEARTABLE_STREAM_RECHECK_SECONDS, and its
-expiry against the clock at every keep-alive; a revoked token's `access` event (games/live.py)
+expiry against the clock at every keep-alive; a revoked token's `access` event (games/live/cache.py)
 ends its streams within that event's delivery. Like the pages' streams, a line is what the
 database says now, never what the event said: an event only wakes the stream.
 """
@@ -31,8 +31,9 @@ from django.utils import timezone
 from accounts import tokens
 from accounts.models import ApiToken
 from config.addresses import client_address
-from games import api, events, stream
+from games import api
 from games.errors import GameError
+from games.live import events, stream
 from games.models import Invitation, Seat, Status
 
 NDJSON = "application/x-ndjson"

@@ -9,10 +9,11 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         # Register the Celery tasks in every process (web, worker, beat): games.effects queues
         # them by name, so that the write path imports no task module.
-        from games import live, tasks  # noqa: F401
+        from games import tasks  # noqa: F401
+        from games.live import cache as live
         from games.models import Seat
 
-        # The live check's grant (games/live.py) follows every saved user and seat.
+        # The live check's grant (games/live/cache.py) follows every saved user and seat.
         post_save.connect(live.user_saved, sender="accounts.User", dispatch_uid="live-user")
         post_delete.connect(live.user_deleted, sender="accounts.User", dispatch_uid="live-user")
         post_save.connect(live.seat_saved, sender=Seat, dispatch_uid="live-seat")

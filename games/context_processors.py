@@ -5,7 +5,7 @@ import functools
 from django.http import HttpRequest
 from django.templatetags.static import static
 
-from games import live
+from games.live import cache as live
 
 
 @functools.cache
@@ -15,7 +15,7 @@ def _icons_url() -> str:
 
 def your_turn_count(user) -> int:
     """How many games wait for this player: the nav's "Your turn · N", by the seat's
-    (user, to_act) index, kept in the cache between changes (games/live.py)."""
+    (user, to_act) index, kept in the cache between changes (games/live/cache.py)."""
     return live.your_turn(user.pk)
 
 

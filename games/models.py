@@ -9,7 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.urls import reverse
 
-from games import live
+from games.live import cache as live
 
 
 class Kind(models.TextChoices):
@@ -41,7 +41,7 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-# What the live-update check reads of a game (games/live.py STATE_FIELDS: it caches them).
+# What the live-update check reads of a game (games/live/cache.py STATE_FIELDS: it caches them).
 LIVE_FIELDS = frozenset({"version", "status", "chat_seq", "public", "watchable_by_link"})
 
 

@@ -23,7 +23,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games import effects, invitations, live, outbox, sql, vacation, webpush
+from games import effects, invitations, outbox, sql, vacation, webpush
+from games.live import cache as live
 from games.models import (
     Digest,
     Game,
@@ -238,7 +239,7 @@ def _overtaken(note: Notification, row: Notification | Push) -> str:
 def is_watching(game_id: int, user_id: int, *, now=None) -> bool:
     """Has this player's open page of the game checked for news within
     GEARTABLE_WATCHING_SECONDS (games.services.note_watching), or has its open stream marked
-    them watching (games.live.mark_watching)? Then they see the news there."""
+    them watching (games.live.cache.mark_watching)? Then they see the news there."""
     window = settings.GEARTABLE_WATCHING_SECONDS
     if not window:
         return False

@@ -26,9 +26,7 @@ from games import (
     access,
     effects,
     engines,
-    events,
     invitations,
-    live,
     notifications,
     outbox,
     ratings,
@@ -37,6 +35,8 @@ from games import (
 )
 from games.engines.interface import IllegalMove
 from games.errors import Conflict, Forbidden, GameError, NotFound
+from games.live import cache as live
+from games.live import events
 from games.models import TURN_TIMES, BotKind, Game, Invitation, Move, Seat, Status, seat_names
 from games.pages import page
 

@@ -10,7 +10,7 @@ this module imports none of them and sits at the bottom of the map, docs/code-ma
   (ON CONFLICT DO NOTHING that returns the new id, which `bulk_create(ignore_conflicts=True)`
   does not).
 - `notify` and `notify_row`: PostgreSQL's `pg_notify`, sent inside the transaction that made
-  the change (games/events.py).
+  the change (games/live/events.py).
 """
 
 from __future__ import annotations

@@ -7,6 +7,8 @@ import ast
 import re
 from pathlib import Path
 
+import grimp
+
 GAMES = Path(__file__).resolve().parent.parent / "games"
 PRIVATE = ("_result_cache", "_prefetched_objects_cache", "_apply_rel_filters", "_cached_user")
 
@@ -203,7 +205,8 @@ def test_who_may_read_a_game_is_written_once():
     ].replace("(s.{s_user} = %s OR s.{s_replaced} = %s)", "")
     # A session's hash is checked by access.session_is_valid only.
     hashes = {n for n, text in sources.items() if "get_session_auth_hash()" in text}
-    assert hashes <= {"access.py", "live.py"}  # live.py: the key's tag of it, never a check
+    # live/cache.py: the key's tag of it, never a check
+    assert hashes <= {"access.py", "live/cache.py"}
     asked = {n for n, text in sources.items() if re.search(r"\bmay_read(_game)?\(", text)}
     assert {"services.py", "views/common.py", "api.py"} <= asked
 
@@ -258,3 +261,38 @@ def test_a_geared_boards_markup_has_one_copy_its_template():
         if markup.search(line)
     ]
     assert found == []
+
+
+def test_no_circle_of_imports():
+    """No module of games/, accounts/ or config/ reaches itself again through its imports (the
+    import contracts' acyclic check is per package, and a package of games/ may span layers:
+    pyproject.toml)."""
+    graph = grimp.build_graph("games", "accounts", "config")
+    edges = {m: graph.find_modules_directly_imported_by(m) for m in graph.modules}
+    index, low, stack, on_stack, circles = {}, {}, [], set(), []
+
+    def visit(module):  # Tarjan's strongly connected components
+        index[module] = low[module] = len(index)
+        stack.append(module)
+        on_stack.add(module)
+        for other in edges.get(module, ()):
+            if other not in index:
+                visit(other)
+                low[module] = min(low[module], low[other])
+            elif other in on_stack:
+                low[module] = min(low[module], index[other])
+        if low[module] == index[module]:
+            component = set()
+            while True:
+                member = stack.pop()
+                on_stack.discard(member)
+                component.add(member)
+                if member == module:
+                    break
+            if len(component) > 1:
+                circles.append(sorted(component))
+
+    for module in sorted(edges):
+        if module not in index:
+            visit(module)
+    assert circles == []

@@ -17,9 +17,10 @@ from django_htmx.http import HttpResponseStopPolling
 
 from accounts.middleware import shows_no_time
 from accounts.models import User
-from games import access, engines, invitations, live, notes, players, services
+from games import access, engines, invitations, notes, players, services
 from games.context_processors import your_turn_count
 from games.links import name_links
+from games.live import cache as live
 from games.models import Game, Seat, Status, seat_names
 from games.pages import Table, page
 from games.views.chat import chat_messages
@@ -56,7 +57,7 @@ def _render_game(
         fragment = bool(request.htmx) and not request.htmx.boosted
     seat = services.seat_of(game, request.user)
     # The poll key goes in the page's #live, which a fragment (or a move's answer) does not
-    # carry: signed only for a whole page (games/live.py).
+    # carry: signed only for a whole page (games/live/cache.py).
     poll_key = (
         access.poll_key(game, request.user, request.GET.get("token"), seat and seat.pk)
         if not fragment or game.status == Status.OPEN

@@ -12,8 +12,9 @@ from django.db import transaction
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from games import live, moderation
+from games import moderation
 from games.engines.geared.cards import LEVEL
+from games.live import cache as live
 from games.models import Game, Seat
 from tests.e2e.helpers import DESKTOP, PHONE, log_in
 from tests.e2e.test_accessibility_e2e import axe_problems

@@ -1,4 +1,4 @@
-"""The stream process's in-memory hub (games/events.py): each event reaches the streams of its
+"""The stream process's in-memory hub (games/live/events.py): each event reaches the streams of its
 topics only, a stalled stream keeps the newest, and without PostgreSQL the event reaches this
 process's hub at the commit, never on a rollback."""
 
@@ -11,8 +11,9 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.db import connection, transaction
 
-from games import events, live
-from games.events import Hub
+from games.live import cache as live
+from games.live import events
+from games.live.events import Hub
 from tests.support.games import start_geared
 
 

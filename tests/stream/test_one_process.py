@@ -11,7 +11,7 @@ import pytest
 from django.urls import resolve, reverse
 
 from config import run_urls
-from games import stream
+from games.live import stream
 from games.views import site
 from tests.support.games import client_for, start_geared
 

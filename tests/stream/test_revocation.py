@@ -1,6 +1,6 @@
 """Whatever ends a viewer's right to read ends their open streams at once (issue 25.5): the
 commit that changes a password, deactivates a user or takes a seat sends an `access` event
-(games/events.py), and the stream checks its viewer again then. The stream process here keeps
+(games/live/events.py), and the stream checks its viewer again then. The stream process here keeps
 its periodic recheck at 10 minutes (tests/streams.py RECHECK), so a `revoked` seen within
 seconds can only have come from that event."""
 

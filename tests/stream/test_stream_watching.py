@@ -1,5 +1,5 @@
 """Issue 25 (an idle page makes at most one request a minute): while a seated player's game page
-holds its stream, the stream process keeps the player's "watching" mark (games/stream.py
+holds its stream, the stream process keeps the player's "watching" mark (games/live/stream.py
 WATCHING), so the page need not poll for it: their "your turn" e-mail is suppressed as with the
 poll (issue 14.6a); once the stream closes, it is not. A tab out of sight (h=1) marks nothing."""
 
@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from games import live, notifications
+from games import notifications
+from games.live import cache as live
 from games.models import Notification, Seat
 from tests.notify.helpers import Note, notes, play_turn, seat_to_act
 from tests.stream.test_streams import is_game_event, page_key, stream_path

@@ -14,7 +14,9 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.urls import reverse
 
-from games import events, live, moderation, services
+from games import moderation, services
+from games.live import cache as live
+from games.live import events
 from games.models import Game
 from tests.support.games import client_for, start_geared
 from tests.support.waiting import wait_for

@@ -1,4 +1,4 @@
-"""Issue 16: the live-update check answered by the page's signed poll key (games/live.py),
+"""Issue 16: the live-update check answered by the page's signed poll key (games/live/cache.py),
 without the session, and from the cache where the cache is shared (Redis). What players depend
 on: every change still shows within one check, a key opens nothing it was not issued for, and
 a bad or expired key is just ignored (the session decides, as before)."""
@@ -13,7 +13,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import access, live, moderation, services
+from games import access, moderation, services
+from games.live import cache as live
 from games.models import Seat
 from tests.support.games import client_for, start_geared
 from tests.support.users import PASSWORD

@@ -159,7 +159,7 @@ def test_issue_27_10_every_quick_start_claim_links_to_a_rule_of_the_full_rules(g
 
 def test_issue_27_10_the_rules_page_costs_a_fixed_few_queries(alice):
     """A visitor's page reads nothing; a player's reads the session and its user, and the nav's
-    count when the cache does not hold it (games/live.py): none of it grows with anything."""
+    count when the cache does not hold it (games/live/cache.py): none of it grows with anything."""
     for game in ("geared", "outofgears"):
         url = reverse("rules_game", args=[game])
         with CaptureQueriesContext(connection) as visitor:

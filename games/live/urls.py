@@ -5,7 +5,8 @@ link to paths this process does not have."""
 
 from django.urls import path
 
-from games import api_stream, stream
+from games import api_stream
+from games.live import stream
 
 urlpatterns = [
     path("events/game/<int:game_id>/", stream.game_events, name="game_events"),

@@ -6,7 +6,7 @@ authorized exactly as the poll is, by the same function (access.game_reader: the
 key, else the session) when it opens, at each event (an `access` event, sent by whatever ends a
 right to read, reads the grant from the database) and at least every
 GEARTABLE_STREAM_RECHECK_SECONDS (10 minutes: a safety net); once that no longer holds it
-ends. What it sends names only what changed (games/events.py); the page fetches its own
+ends. What it sends names only what changed (games/live/events.py); the page fetches its own
 fragment through the ordinary views. The way from commit to page: docs/live.md.
 
 The process holds one PostgreSQL connection that LISTENs (`_listen`, psycopg's async
@@ -36,7 +36,9 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 
 from accounts.models import User
 from config.addresses import client_address
-from games import access, events, live
+from games import access
+from games.live import cache as live
+from games.live import events
 from games.models import Status
 
 log = logging.getLogger(__name__)
@@ -412,7 +414,7 @@ async def _game_stream(request: HttpRequest, game_id: int, user_id: int):
                 continue
             # An event (or time for the periodic check): is the viewer still allowed, and
             # what is the game's state now? The event itself is never forwarded as it came.
-            # Whatever ends a right to read sends `access` (games/events.py): then the grant
+            # Whatever ends a right to read sends `access` (games/live/events.py): then the grant
             # is read from the database, and the periodic check is only a safety net.
             fresh = event is not None and event.get("kind") in ("access", "resync")
             viewer = await game_viewer(request, game_id, fresh)

@@ -10,7 +10,7 @@ filtered as it always was (docs/live.md).
 
 - On PostgreSQL the event is a `pg_notify` sent inside the transaction that made the change:
   PostgreSQL delivers it at the commit, in commit order, and never on a rollback. Every stream
-  process listens (games/stream.py) and fans it out in memory through its `HUB`.
+  process listens (games/live/stream.py) and fans it out in memory through its `HUB`.
 - Elsewhere (SQLite) there is no listening across processes: the event is handed to this
   process's `HUB` once the transaction commits (`on_commit`), which serves only a process that
   both writes and streams.
@@ -40,7 +40,7 @@ CHANNEL = "geartable_live"  # the LISTEN/NOTIFY channel every stream process lis
 
 def _game_model():
     """The Game model, looked up once the apps are loaded: games.models sits above this module
-    (its save() reaches here through games/live.py)."""
+    (its save() reaches here through games/live/cache.py)."""
     return apps.get_model("games", "Game")
 
 

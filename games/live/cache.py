@@ -49,7 +49,7 @@ from django.utils import timezone
 from django.utils.crypto import constant_time_compare, salted_hmac
 
 from accounts.models import User
-from games import events
+from games.live import events
 
 log = logging.getLogger(__name__)
 
@@ -263,7 +263,7 @@ def mark_watching(marks: Iterable[tuple[int, int, int]], seconds: int) -> None:
     seat id) each. With a shared cache, one write of all the marks (lasting `seconds`, no
     database); without one (a worker would not see this process's memory), one UPDATE of
     their seats' `watched`, the poll's own mark. Called by the stream process every
-    `seconds`/2 (games/stream.py); notifications.is_watching reads both."""
+    `seconds`/2 (games/live/stream.py); notifications.is_watching reads both."""
     marks = list(marks)
     if not marks:
         return
@@ -293,7 +293,7 @@ def forget_game(game_id: int) -> None:
     is this transaction's own (the written row stays locked until the commit) and set, not
     deleted: a check that read the old row just before the commit cannot put it back after
     (its `cache.add` finds the key taken), which a delete would allow. The open pages' streams
-    hear of it at the same commit (games/events.py)."""
+    hear of it at the same commit (games/live/events.py)."""
     events.game_changed(game_id)
     if not enabled() or game_id is None:
         return
@@ -326,7 +326,7 @@ def forget_lobby() -> None:
 def forget_turns(user_ids: Iterable[int | None]) -> None:
     """Whose turn it is changed in games of these users, or their games did (a table joined or
     left, a game aborted): their counts go once this commits, and their pages' streams hear of
-    it then (games/events.py; My games redraws its lists)."""
+    it then (games/live/events.py; My games redraws its lists)."""
     user_ids = set(user_ids)
     events.turns_changed(user_ids)
     if not enabled():
