@@ -11,9 +11,12 @@ class GamesConfig(AppConfig):
         # them by name, so that the write path imports no task module.
         from games import tasks  # noqa: F401
         from games.live import cache as live
-        from games.models import Seat
+        from games.models import Game, Seat, shown
 
-        # The live check's grant (games/live/cache.py) follows every saved user and seat.
+        # The live check's cached state (games/live/cache.py) follows every saved game, and its
+        # grant every saved user and seat.
+        post_save.connect(live.game_saved, sender=Game, dispatch_uid="live-game")
+        shown.connect(live.game_shown, sender=Game, dispatch_uid="live-game-shown")
         post_save.connect(live.user_saved, sender="accounts.User", dispatch_uid="live-user")
         post_delete.connect(live.user_deleted, sender="accounts.User", dispatch_uid="live-user")
         post_save.connect(live.seat_saved, sender=Seat, dispatch_uid="live-seat")

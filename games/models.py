@@ -7,9 +7,8 @@ import secrets
 
 from django.conf import settings
 from django.db import models
+from django.dispatch import Signal
 from django.urls import reverse
-
-from games.live import cache as live
 
 
 class Kind(models.TextChoices):
@@ -41,8 +40,8 @@ def new_token() -> str:
     return secrets.token_urlsafe(16)
 
 
-# What the live-update check reads of a game (games/live/cache.py STATE_FIELDS: it caches them).
-LIVE_FIELDS = frozenset({"version", "status", "chat_seq", "public", "watchable_by_link"})
+# Sent by Game.shown_changed (sender: Game, `game`): the live cache hears it (games/apps.py).
+shown = Signal()
 
 
 # The order of a game's seats wherever they are shown.
@@ -193,16 +192,6 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"{self.get_kind_display()} #{self.pk}"
 
-    def save(self, *args, **kwargs) -> None:
-        super().save(*args, **kwargs)
-        fields = kwargs.get("update_fields")
-        if fields is None or LIVE_FIELDS.intersection(fields):
-            live.forget_game(self.pk)  # the live check's cached state goes at commit
-        status = self.__dict__.get("status")  # never a query for a deferred field
-        if self.public and status != getattr(self, "_saved_status", None):
-            live.forget_lobby()  # a public table opened, started or ended
-        self._saved_status = status
-
     def get_absolute_url(self) -> str:
         return reverse("game", args=[self.pk])
 
@@ -215,12 +204,12 @@ class Game(models.Model):
         stale, as on any change, and a move sent from it shows the game as it is now."""
         self.version += 1
         self.save(update_fields=["version", "updated"])
-        live.forget_turns(self.seats.values_list("user_id", flat=True))  # My games' rows too
+        shown.send(sender=Game, game=self)  # My games' rows too (games/live/cache.py)
 
     @classmethod
     def from_db(cls, db, field_names, values, **kwargs):
         game = super().from_db(db, field_names, values, **kwargs)
-        game._saved_status = game.__dict__.get("status")
+        game._saved_status = game.__dict__.get("status")  # games/live/cache.py, `game_saved`
         return game
 
     @functools.cached_property

@@ -26,8 +26,9 @@ and, where the cache is shared by every process (Redis: `CACHE_URL`), without th
 - **The "your turn" count** (`your_turn`): how many games wait for a user (the nav's badge).
 
 Every commit that changes them updates them (`forget_game`: the state as committed, set at the
-commit; `forget_turns`: the counts deleted at the commit), from Game.save and from the services'
-updates that bypass it; a check that finds nothing reads the database and adds what it read
+commit; `forget_turns`: the counts deleted at the commit), from every saved Game (`game_saved`,
+a signal receiver: the models know nothing of the cache) and from the services' updates that
+bypass it; a check that finds nothing reads the database and adds what it read
 (`cache.add`: never over a fresher value). `GEARTABLE_LIVE_SECONDS` bounds how long a copy
 lives, and so how long a missed update (or two commits' updates landing out of order) could
 keep a page behind. Without a shared cache (the defaults of `make run`:
@@ -40,7 +41,6 @@ from __future__ import annotations
 import logging
 from collections.abc import Iterable
 
-from django.apps import apps
 from django.conf import settings
 from django.core import signing
 from django.core.cache import cache
@@ -50,6 +50,7 @@ from django.utils.crypto import constant_time_compare, salted_hmac
 
 from accounts.models import User
 from games.live import events
+from games.models import Game, Seat
 
 log = logging.getLogger(__name__)
 
@@ -129,12 +130,6 @@ def _seat_key(seat_id: int) -> str:
 # --- reading ------------------------------------------------------------------------------------
 
 
-def _model(name: str):
-    """A model of this app, by name: games.models imports this module (its save() forgets the
-    cached copies), so the models are looked up once the apps are loaded."""
-    return apps.get_model("games", name)
-
-
 # What the live check keeps of a game: its (version, status, chat sequence), and the facts of
 # who may read it that can change while a page is open (access.may_read: public, its link).
 STATE_FIELDS = ("version", "status", "chat_seq", "public", "watchable_by_link")
@@ -142,7 +137,7 @@ STATE_FIELDS = ("version", "status", "chat_seq", "public", "watchable_by_link")
 
 def _read_state(game_id: int) -> tuple | None:
     """The game's STATE_FIELDS from the database, or None."""
-    return _model("Game").objects.filter(pk=game_id).values_list(*STATE_FIELDS).first()
+    return Game.objects.filter(pk=game_id).values_list(*STATE_FIELDS).first()
 
 
 class Revoked(Exception):
@@ -197,8 +192,7 @@ def _check_grant(
             User.objects.filter(pk=user_id, is_active=True).values_list("password", flat=True)
         ).first()
         owner = (
-            _model("Seat")
-            .objects.filter(pk=seat_id, game_id=game_id)
+            Seat.objects.filter(pk=seat_id, game_id=game_id)
             .values_list("user_id", flat=True)
             .first()
             if seat_id
@@ -242,9 +236,7 @@ def your_turn(user_id: int) -> int:
 
 def _count_turns(user_id: int) -> int:
     """The count from the database, kept in the cache for the next reader."""
-    count = (
-        _model("Seat").objects.filter(user_id=user_id, to_act=True, game__status="active").count()
-    )
+    count = Seat.objects.filter(user_id=user_id, to_act=True, game__status="active").count()
     if enabled():
         cache.add(_turns_key(user_id), count, settings.GEARTABLE_LIVE_SECONDS)
     return count
@@ -271,7 +263,7 @@ def mark_watching(marks: Iterable[tuple[int, int, int]], seconds: int) -> None:
         cache.set_many({_streamed_key(game, user): 1 for game, user, _seat in marks}, seconds)
         return
     now = timezone.now()
-    _model("Seat").objects.filter(pk__in=[seat for _g, _u, seat in marks]).update(watched=now)
+    Seat.objects.filter(pk__in=[seat for _g, _u, seat in marks]).update(watched=now)
 
 
 def streamed(game_id: int, user_id: int) -> bool:
@@ -356,8 +348,29 @@ def forget_seat(seat_id: int, user_id: int | None) -> None:
     )
 
 
-# The signal receivers (connected in games/apps.py): every save of a user or a seat goes
+# The signal receivers (connected in games/apps.py): every save of a game, a user or a seat goes
 # through them, so no write path has to remember.
+
+
+# What the live-update check reads of a game (STATE_FIELDS): a save of any of them forgets it.
+LIVE_FIELDS = frozenset({"version", "status", "chat_seq", "public", "watchable_by_link"})
+
+
+def game_saved(sender, instance, update_fields=None, **kwargs) -> None:
+    """A game was saved: the live check's cached state goes at commit if it changed what the
+    check reads, and the lobby's lists if a public table opened, started or ended."""
+    if update_fields is None or LIVE_FIELDS.intersection(update_fields):
+        forget_game(instance.pk)
+    status = instance.__dict__.get("status")  # never a query for a deferred field
+    if instance.public and status != getattr(instance, "_saved_status", None):
+        forget_lobby()
+    instance._saved_status = status  # Game.from_db sets it as read
+
+
+def game_shown(sender, game, **kwargs) -> None:
+    """Game.shown_changed: what the game's page shows changed without a move; its players'
+    My games rows change with it."""
+    forget_turns(game.seats.values_list("user_id", flat=True))
 
 
 # The fields of a user whose change may end their right to read: their open streams hear it.

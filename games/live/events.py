@@ -27,21 +27,15 @@ import logging
 import threading
 from collections.abc import Iterable
 
-from django.apps import apps
 from django.conf import settings
 from django.db import connection, transaction
 
 from games import sql
+from games.models import Game
 
 log = logging.getLogger(__name__)
 
 CHANNEL = "geartable_live"  # the LISTEN/NOTIFY channel every stream process listens on
-
-
-def _game_model():
-    """The Game model, looked up once the apps are loaded: games.models sits above this module
-    (its save() reaches here through games/live/cache.py)."""
-    return apps.get_model("games", "Game")
 
 
 def enabled() -> bool:
@@ -55,10 +49,10 @@ def game_changed(game_id: int | None) -> None:
     if connection.vendor == "postgresql":
         # The row as committed by this transaction (it holds the row's lock until then).
         sql.notify_row(
-            CHANNEL, _game_model(), game_id, "game", game="id", version="version", chat="chat_seq"
+            CHANNEL, Game, game_id, "game", game="id", version="version", chat="chat_seq"
         )
         return
-    row = _game_model().objects.filter(pk=game_id).values_list("version", "chat_seq").first()
+    row = Game.objects.filter(pk=game_id).values_list("version", "chat_seq").first()
     if row is not None:
         _send({"game": game_id, "version": row[0], "chat": row[1], "kind": "game"})
 
