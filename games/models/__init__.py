@@ -5,26 +5,13 @@ and the code name them `games.models.X`."""
 from games.models.game import (
     SEAT_ORDER,
     TURN_TIMES,
-    AccountMail,
     BotKind,
-    ChatMessage,
-    Digest,
     Game,
-    GameNote,
     GameQuerySet,
-    Invitation,
     Kind,
-    ModerationAction,
     Move,
-    Notification,
-    Outgoing,
-    Push,
-    Rating,
-    RatingChange,
-    Report,
     Seat,
     Status,
-    display_rating,
     in_seat_order,
     new_token,
     seat_names,
@@ -32,6 +19,25 @@ from games.models.game import (
     shown,
     table_prefetch,
     table_seats,
+)
+from games.models.outbox import (
+    AccountMail,
+    Digest,
+    Invitation,
+    Notification,
+    Outgoing,
+    Push,
+)
+from games.models.ratings import (
+    Rating,
+    RatingChange,
+    display_rating,
+)
+from games.models.table import (
+    ChatMessage,
+    GameNote,
+    ModerationAction,
+    Report,
 )
 
 __all__ = [

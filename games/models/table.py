@@ -1,0 +1,97 @@
+"""What is said and done at a table beside the moves: its chat, a player's notes, reports and
+the moderators' actions."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+
+from games.models.game import Game
+
+
+class ChatMessage(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
+    author = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    text = models.CharField(max_length=500)
+    created = models.DateTimeField(auto_now_add=True)
+    hidden = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["game", "created", "pk"]
+        indexes = [models.Index(fields=["game", "-created"], name="chat_game_idx")]
+
+    def __str__(self) -> str:
+        return f"{self.author}: {self.text[:40]}"
+
+
+class GameNote(models.Model):
+    """A player's private note on a game (plans, what was discarded): shown to its writer only,
+    never to the other players, spectators, the fragments, the e-mails or the game's record.
+    Not a change to the game: written outside the locked write path, and the game's version
+    does not move (games/notes.py)."""
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    text = models.TextField(max_length=2000)
+    updated = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "user"], name="game_note_once_per_player")
+        ]
+
+    def __str__(self) -> str:
+        return f"note of user {self.user_id} on game #{self.game_id}"
+
+
+class Report(models.Model):
+    class State(models.TextChoices):
+        OPEN = "open", "Open"
+        HIDDEN = "hidden", "Message hidden"
+        DISMISSED = "dismissed", "Dismissed"
+        SUSPENDED = "suspended", "Author suspended"
+
+    message = models.ForeignKey(ChatMessage, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made"
+    )
+    reason = models.CharField(max_length=500)
+    state = models.CharField(max_length=12, choices=State.choices, default=State.OPEN)
+    created = models.DateTimeField(auto_now_add=True)
+    handled = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["message", "reporter"], name="report_once_per_reporter")
+        ]
+        indexes = [models.Index(fields=["state", "created"], name="report_queue_idx")]
+
+    def __str__(self) -> str:
+        return f"Report on “{self.message.text[:30]}” by {self.reporter}"
+
+
+class ModerationAction(models.Model):
+    """The audit record: who did what, to whom or which game, when and why."""
+
+    moderator = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="moderation_actions"
+    )
+    action = models.CharField(max_length=40)
+    reason = models.TextField(blank=True)
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    message = models.ForeignKey(
+        ChatMessage, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    details = models.JSONField(default=dict, blank=True)
+    created = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-created"]
+
+    def __str__(self) -> str:
+        return f"{self.moderator} {self.action} ({self.created:%Y-%m-%d %H:%M})"
