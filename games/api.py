@@ -1,7 +1,7 @@
 """The public JSON API under /api/v1/ (docs/api.md): another door to the same rooms.
 
 Its answers come from what the pages read (`access.seen_by`: the engine's seat-filtered view;
-`page(kind).log_context`; `views.chat.chat_messages`) and its writes go through the same
+`page(kind).log_context`; `models.chat_messages`) and its writes go through the same
 functions as the pages' POSTs (`services.submit_action`, `moderation.post_chat`), with the same
 refusals as `{"detail": sentence}` and their status.
 
@@ -33,9 +33,8 @@ from accounts.models import ApiToken
 from config.addresses import client_address
 from games import access, moderation, services
 from games.forms import NewGameForm
-from games.models import Game, Invitation, Seat, Status, seat_names
+from games.models import Game, Invitation, Seat, Status, chat_messages, seat_names
 from games.pages import page
-from games.views.chat import chat_messages
 
 MOVE_RATE_NOTE = "Counts against the token's rate like any call."
 

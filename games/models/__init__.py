@@ -34,10 +34,12 @@ from games.models.ratings import (
     display_rating,
 )
 from games.models.table import (
+    CHAT_SHOWN,
     ChatMessage,
     GameNote,
     ModerationAction,
     Report,
+    chat_messages,
 )
 
 __all__ = [
@@ -62,6 +64,8 @@ __all__ = [
     "Report",
     "Seat",
     "Status",
+    "CHAT_SHOWN",
+    "chat_messages",
     "display_rating",
     "in_seat_order",
     "new_token",

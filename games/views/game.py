@@ -21,9 +21,8 @@ from games import access, engines, invitations, notes, players, services
 from games.context_processors import your_turn_count
 from games.links import name_links
 from games.live import cache as live
-from games.models import Game, Seat, Status, seat_names
+from games.models import Game, Seat, Status, chat_messages, seat_names
 from games.pages import Table, page
-from games.views.chat import chat_messages
 from games.views.common import (
     ranking_and_places,
     visible_game,
