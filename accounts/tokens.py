@@ -4,7 +4,7 @@ A token reads `gt_<key>_<secret>`: `key` (12 hex digits) finds the row by index;
 random bytes, base64url) is checked against the SHA-256 kept in the row, in constant time. A
 plain hash suffices (no slow password hash): the secret has 256 bits of entropy, nothing to
 guess from a dictionary. Only `check` calls `authenticate`, and only the API's doors call
-`check`: its calls (games/api.py) and its NDJSON streams (games/api_stream.py), so that both
+`check`: its calls (games/api/calls.py) and its NDJSON streams (games/api/streams.py), so that both
 refuse a token for the same reasons with the same sentences. A token opens no session, no page
 and not the admin.
 """

@@ -1,7 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
 
-from games import api
+from games.api import calls as api
 from games.views import app, site
 
 urlpatterns = [

@@ -21,7 +21,7 @@ class GamesConfig(AppConfig):
         post_delete.connect(live.user_deleted, sender="accounts.User", dispatch_uid="live-user")
         post_save.connect(live.seat_saved, sender=Seat, dispatch_uid="live-seat")
         post_delete.connect(live.seat_deleted, sender=Seat, dispatch_uid="live-seat")
-        # An API token revoked ends its NDJSON streams (games/api_stream.py).
+        # An API token revoked ends its NDJSON streams (games/api/streams.py).
         post_save.connect(live.token_changed, sender="accounts.ApiToken", dispatch_uid="live-token")
         post_delete.connect(
             live.token_changed, sender="accounts.ApiToken", dispatch_uid="live-token"

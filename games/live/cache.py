@@ -394,7 +394,7 @@ def user_deleted(sender, instance, **kwargs) -> None:
 
 def token_changed(sender, instance, **kwargs) -> None:
     """An API token revoked (deleted) or edited (its expiry, in the admin): the streams it holds
-    (games/api_stream.py) check it again at once, and end if it no longer holds."""
+    (games/api/streams.py) check it again at once, and end if it no longer holds."""
     if not kwargs.get("created"):
         events.access_changed([instance.user_id])
 

@@ -1,11 +1,11 @@
 """The stream process's only paths (config/stream_settings.py): the pages' event streams and
-the API's NDJSON streams (games/api_stream.py; the proxy sends these paths here too). Any other
+the API's NDJSON streams (games/api/streams.py; the proxy sends these paths here too). Any other
 path is a plain 404: its error pages are plain text (config/errors.py), for the site's pages
 link to paths this process does not have."""
 
 from django.urls import path
 
-from games import api_stream
+from games.api import streams as api_stream
 from games.live import stream
 
 urlpatterns = [

@@ -13,7 +13,7 @@ from django.http import HttpResponse
 from django.test import Client
 
 from games import engines, services
-from games.api import api
+from games.api.calls import api
 from games.engines.geared.bots import greedy_bot
 from games.engines.outofgears import engine as oog_engine
 from games.models import ChatMessage, Game, Move

@@ -14,7 +14,7 @@ from django.utils import timezone
 
 from accounts import tokens
 from accounts.models import ApiToken
-from games import api_stream
+from games.api import streams as api_stream
 from tests.api.conftest import api_client, token_for
 from tests.support.games import client_for
 

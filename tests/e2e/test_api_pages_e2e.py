@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from accounts.models import ApiToken
 from games import services
-from games.api import api
+from games.api.calls import api
 from games.models import Kind
 from tests.e2e.helpers import DESKTOP, PHONE, log_in, shoot
 from tests.e2e.test_accessibility_e2e import axe_problems

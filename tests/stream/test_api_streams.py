@@ -1,4 +1,4 @@
-"""Issue 28.2: the API's NDJSON streams (games/api_stream.py) against a real stream process and
+"""Issue 28.2: the API's NDJSON streams (games/api/streams.py) against a real stream process and
 the test's PostgreSQL: an account stream and a game stream through a played game, what they
 refuse, and a token revoked or expired ending an open one."""
 

@@ -44,7 +44,7 @@ Refusal = tokens.Refused  # a call refused before it reached the write path
 
 class Token(HttpBearer):
     """`Authorization: Bearer gt_…`, with the scope this call needs: `tokens.check`, the one
-    check of the API's calls and its streams (games/api_stream.py)."""
+    check of the API's calls and its streams (games/api/streams.py)."""
 
     def __init__(self, scope: str) -> None:
         super().__init__()
@@ -302,7 +302,7 @@ def game(request: HttpRequest, game_id: GameId):
 
 def game_as_seen(user, game_id: int) -> dict:
     """GET /games/{id}'s answer for this user, and each line of the game's NDJSON stream
-    (games/api_stream.py): one function, so the two can never differ. NotFound if they may
+    (games/api/streams.py): one function, so the two can never differ. NotFound if they may
     not read it."""
     found = readable_by(user, game_id)
     return _game_out(found, services.seat_of(found, user))

@@ -31,7 +31,7 @@ from django.utils import timezone
 from accounts import tokens
 from accounts.models import ApiToken
 from config.addresses import client_address
-from games import api
+from games.api import calls as api
 from games.errors import GameError
 from games.live import events, stream
 from games.models import Invitation, Seat, Status
