@@ -15,8 +15,10 @@ from __future__ import annotations
 
 from django.core.mail import EmailMessage, EmailMultiAlternatives
 
-from games import effects, notifications, outbox
+from games import effects
 from games.models import AccountMail
+from games.notifications import outbox
+from games.notifications import queueing as notifications
 
 
 def queue(template: str, message: EmailMessage) -> AccountMail:

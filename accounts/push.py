@@ -4,8 +4,8 @@ A browser's `PushSubscription.toJSON()` is `{"endpoint": ..., "keys": {"p256dh":
 ...}}`. Everything in it is the browser's word, so it is checked before it is stored: the
 endpoint is an https URL of a known push service on port 443 (the server will POST to it: never
 to an address of the site's own network), read as the sender reads it and stored as it will be
-sent (`push_url`, which the sender calls again: games/webpush.py); the keys are base64url of the
-right sizes and the public key is a point on P-256. An endpoint registered by another account
+sent (`push_url`, which the sender calls again: games/notifications/push.py); the keys are base64url
+of the right sizes and the public key is a point on P-256. An endpoint registered by another account
 moves only with its own keys (`subscribe`).
 """
 
@@ -102,8 +102,8 @@ class PushURL:
 def push_url(endpoint: object) -> PushURL:
     """**The outbound push URL right**: the one function that says whether the server may POST
     to an endpoint, and what URL it then uses. The subscribe and unsubscribe doors call it
-    before storing or matching, the sender (games/webpush.py) before each request and on the
-    request itself, so a row stored before this check, or edited since, is refused too.
+    before storing or matching, the sender (games/notifications/push.py) before each request and on
+    the request itself, so a row stored before this check, or edited since, is refused too.
 
     The URL is read twice and both readings must agree: a strict one (a character set, then
     `STRICT_URL`, then the host's labels) and the sender's own (requests prepares the URL it

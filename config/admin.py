@@ -15,7 +15,7 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 
 from accounts.models import User
-from games import moderation, outbox, tasks
+from games import moderation, tasks
 from games.models import (
     AccountMail,
     Digest,
@@ -26,6 +26,7 @@ from games.models import (
     Report,
     Status,
 )
+from games.notifications import outbox
 
 # A game owed a step (a resolution, a bot's move) for longer than this is "stuck": the sweep
 # should have repaired it by then (one sweep interval after the grace period).

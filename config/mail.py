@@ -8,7 +8,7 @@ soft limit): each step waits at most what is left.
 
 An error raised during DATA (after the server was given the message, before it answered) is
 marked `maybe_delivered`: the message may have arrived, and the outbox counts it so
-(games/notifications.py, docs/delivery.md).
+(games/notifications/queueing.py, docs/delivery.md).
 """
 
 from __future__ import annotations

@@ -221,8 +221,8 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 # Queueing must never hang a request when the broker is down or hung: a short connection
 # timeout and one quick publish retry (a pooled connection that Redis dropped reconnects), then
 # the on-commit hook logs the failure and the beat's sweep re-queues the work from the database
-# (games/outbox.py). A request (and a sweep) has one budget for all its queueing: after a
-# failure, or OUTBOX_QUEUE_BUDGET seconds, the rest is left to the sweep (games/effects.py).
+# (games/notifications/outbox.py). A request (and a sweep) has one budget for all its queueing:
+# after a failure, or OUTBOX_QUEUE_BUDGET seconds, the rest is left to the sweep (games/effects.py).
 CELERY_BROKER_CONNECTION_TIMEOUT = 2
 CELERY_TASK_PUBLISH_RETRY_POLICY = {
     "max_retries": 1,

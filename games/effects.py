@@ -2,9 +2,9 @@
 
 Queueing here is how work usually starts within milliseconds, but never the only way it gets
 done: what must happen is already written in the committed rows (the outbox: `Game.due_since`,
-pending `Notification` and `Invitation` rows), and the beat's sweep (games/outbox.py) re-queues
-whatever is overdue. So a broker that cannot be reached never fails the request or the task that
-made the change: the failure is logged and the sweep catches up (docs/delivery.md).
+pending `Notification` and `Invitation` rows), and the beat's sweep (games/notifications/outbox.py)
+re-queues whatever is overdue. So a broker that cannot be reached never fails the request or the
+task that made the change: the failure is logged and the sweep catches up (docs/delivery.md).
 
 A request, or a sweep, has one budget for queueing (`queueing_budget`): after the first failure,
 or OUTBOX_QUEUE_BUDGET seconds, the rest is not even tried and is left to the sweep. A hung

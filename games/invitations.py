@@ -6,8 +6,8 @@ of the table; the e-mail also follows the invitee's: their switch for invitation
 suppression list, their "only players I have played with" preference, and at most one invitation
 e-mail from one inviter to one address in a day, however often repeated. The invitee's rules are
 checked when the invitation is written (games/services.py) and again when the e-mail is sent
-(games/notifications.py): preferences and the suppression list may change between the two. When
-it is sent, the table must also still want it (`not_owed`): still open, the invitation still
+(games/notifications/queueing.py): preferences and the suppression list may change between the two.
+When it is sent, the table must also still want it (`not_owed`): still open, the invitation still
 pending. The one-a-day rule is checked once, when the invitation is written, under the inviter's
 row lock (so two requests cannot both pass it); a row it leaves out is SKIPPED from the start
 and never queued.
@@ -106,7 +106,7 @@ def email_unwanted(invitation: Invitation) -> str:
 def not_owed(invitation: Invitation) -> str:
     """Why an invitation's e-mail (or push) is no longer owed when it is about to go out, or "":
     the table was cancelled (its host left it), started or gone since it was written, or the
-    invitation was taken up. One rule for both channels (games/notifications.py)."""
+    invitation was taken up. One rule for both channels (games/notifications/queueing.py)."""
     if invitation.accepted:
         return "Not needed: the invitation was taken up."
     game = invitation.game

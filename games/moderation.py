@@ -15,7 +15,7 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import User
-from games import effects, notifications, outbox, services, vacation
+from games import effects, services, vacation
 from games.live import cache as live
 from games.models import (
     TURN_TIMES,
@@ -32,6 +32,8 @@ from games.models import (
     Seat,
     Status,
 )
+from games.notifications import outbox
+from games.notifications import queueing as notifications
 
 CHAT_MAX_LENGTH = 500
 CHAT_RATE = (5, 15)  # at most 5 messages in 15 seconds per player, all games together

@@ -22,22 +22,15 @@ from django.db.models import Case, F, Q, When
 from django.utils import timezone
 
 from accounts.models import BOT_BY_HAND, EmailSuppression, User
-from games import (
-    access,
-    effects,
-    engines,
-    invitations,
-    notifications,
-    outbox,
-    ratings,
-    vacation,
-    webpush,
-)
+from games import access, effects, engines, invitations, ratings, vacation
 from games.engines.interface import IllegalMove
 from games.errors import Conflict, Forbidden, GameError, NotFound
 from games.live import cache as live
 from games.live import events
 from games.models import TURN_TIMES, BotKind, Game, Invitation, Move, Seat, Status, seat_names
+from games.notifications import outbox
+from games.notifications import push as webpush
+from games.notifications import queueing as notifications
 from games.pages import page
 
 log = logging.getLogger(__name__)

@@ -6,8 +6,8 @@ handed out again. Running twice changes nothing the second time: the services ch
 or version under the game's row lock, and an e-mail's row is claimed before it is sent.
 
 A lost task is not lost work: the beat's `sweep` reads what is owed from the database and
-queues it again (games/outbox.py, docs/delivery.md). So e-mail retries are the sweep's too:
-a failed send records its next attempt on the row instead of waiting in the broker.
+queues it again (games/notifications/outbox.py, docs/delivery.md). So e-mail retries are the sweep's
+too: a failed send records its next attempt on the row instead of waiting in the broker.
 """
 
 from __future__ import annotations
@@ -17,7 +17,9 @@ import logging
 from celery import shared_task
 
 from accounts import mail as account_mail
-from games import notifications, outbox, services
+from games import services
+from games.notifications import outbox
+from games.notifications import queueing as notifications
 
 log = logging.getLogger(__name__)
 
@@ -73,7 +75,7 @@ def send_account_mail(mail_id: int) -> bool:
 
 @shared_task
 def send_push(push_id: int) -> bool:
-    """A Web Push of a notification to one device (games/webpush.py)."""
+    """A Web Push of a notification to one device (games/notifications/push.py)."""
     return _send(notifications.deliver_push, push_id)
 
 

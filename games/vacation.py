@@ -18,8 +18,9 @@ from django.utils import timezone
 
 from accounts import vacation as allowance
 from accounts.models import User
-from games import effects, outbox
+from games import effects
 from games.models import Digest, Game, Notification, Push, Seat, Status
+from games.notifications import outbox
 
 # What a held e-mail's row says while it waits (its `error`, shown in the admin's outbox).
 HELD = "Held: the player is away on vacation"

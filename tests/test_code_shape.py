@@ -61,16 +61,16 @@ URL_READERS = re.compile(
 # Who may read a URL, and which: the push endpoints are accounts/push.py's alone.
 URL_READING = {
     "accounts/push.py": "push endpoints: push_url, the outbound push URL right",
-    "games/notifications.py": "SITE_URL's host, the e-mails' Message-ID domain",
+    "games/notifications/queueing.py": "SITE_URL's host, the e-mails' Message-ID domain",
 }
 
 
 def test_the_outbound_push_url_is_decided_in_one_place():
     """Issue 34.1: `accounts.push.push_url` is the one reading of a push endpoint, with the
     sender's parser; the subscribe door stores what it returns and the sender calls it again,
-    on the request itself (`games.webpush.CheckedAdapter`). No other module reads a URL of its
-    own (a second reading is how `\\` once meant one host to urlsplit and another to urllib3),
-    and only games/webpush.py sends a push."""
+    on the request itself (`games.notifications.push.CheckedAdapter`). No other module reads a URL
+    of its own (a second reading is how `\\` once meant one host to urlsplit and another to
+    urllib3), and only games/notifications/push.py sends a push."""
     sources = {
         p.relative_to(GAMES.parent).as_posix(): p.read_text()
         for root in (GAMES, ACCOUNTS)
@@ -79,12 +79,12 @@ def test_the_outbound_push_url_is_decided_in_one_place():
     }
     readers = {name for name, text in sources.items() if URL_READERS.search(text)}
     assert readers == set(URL_READING)
-    assert "endpoint" not in sources["games/notifications.py"].replace("webpush", "")
+    assert "endpoint" not in sources["games/notifications/queueing.py"].replace("webpush", "")
     defined = [name for name, text in sources.items() if re.search(r"^def push_url\(", text, re.M)]
     assert defined == ["accounts/push.py"]
     senders = {name for name, text in sources.items() if re.search(r"\bwebpush\(", text)}
-    assert senders == {"games/webpush.py"}
-    sender = sources["games/webpush.py"]
+    assert senders == {"games/notifications/push.py"}
+    sender = sources["games/notifications/push.py"]
     assert "push_url(" in sender and "requests_session=session" in sender
     assert sender.count("CheckedAdapter()") == 2  # https:// and http://
     assert "push.push_url(" in sources["games/views/push.py"]

@@ -143,7 +143,7 @@ class Game(models.Model):
     # The outbox of the game's own work: set when the server owes the game a step (an Out of
     # Gears turn whose programs are all in, or a bot whose turn it is), to the time of the change
     # that made it due; cleared when nothing is owed. The beat's sweep re-queues the work of
-    # every game due for longer than OUTBOX_GAME_GRACE (games/outbox.py).
+    # every game due for longer than OUTBOX_GAME_GRACE (games/notifications/outbox.py).
     due_since = models.DateTimeField(null=True, blank=True)
     chat_seq = models.PositiveIntegerField(default=0)
     result = models.JSONField(null=True, blank=True)

@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from accounts import bots
 from accounts.models import User
-from games import engines, notifications, ratings, services, webpush
+from games import engines, ratings, services
 from games.engines.geared.bots import greedy_bot
 from games.models import (
     ChatMessage,
@@ -34,6 +34,8 @@ from games.models import (
     RatingChange,
     Status,
 )
+from games.notifications import push as webpush
+from games.notifications import queueing as notifications
 from tests.api.conftest import api_client, token_for
 from tests.support.games import client_for, start_geared
 from tests.support.users import PASSWORD, make_user

@@ -16,8 +16,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from config.celery import app as celery_app
-from games import moderation, outbox, services
+from games import moderation, services
 from games.models import Game, Move, Notification, Status
+from games.notifications import outbox
 from tests.faults.conftest import TIME_LIMIT, reset_publisher
 from tests.notify.helpers import submit_program
 from tests.support.games import client_for, start_oog

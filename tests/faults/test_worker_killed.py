@@ -12,8 +12,9 @@ import pytest
 
 from config.admin import outbox_figures
 from config.celery import app as celery_app
-from games import moderation, outbox, services
+from games import moderation, services
 from games.models import Game, Move, Notification
+from games.notifications import outbox
 from tests.notify.helpers import submit_program
 from tests.support.games import start_oog
 from tests.support.users import make_user

@@ -14,8 +14,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games import outbox
 from games.models import AccountMail
+from games.notifications import outbox
 from tests.notify.helpers import text_part
 from tests.smtp import Inbox, SmtpServer
 from tests.support.users import make_user

@@ -13,8 +13,9 @@ import pytest
 from django.utils import timezone
 
 from config.mail import SendDeadlineExceeded
-from games import notifications, outbox
 from games.models import Notification
+from games.notifications import outbox
+from games.notifications import queueing as notifications
 from tests.notify.helpers import play_turn
 from tests.smtp import mailers_for
 from tests.support.games import start_geared

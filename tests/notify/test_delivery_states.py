@@ -4,8 +4,9 @@ error) when the message cannot even be built."""
 import pytest
 from django.core import mail
 
-from games import notifications, services, tasks
+from games import services, tasks
 from games.models import Notification, Seat
+from games.notifications import queueing as notifications
 
 pytestmark = pytest.mark.django_db
 

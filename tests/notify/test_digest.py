@@ -10,8 +10,9 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.urls import reverse
 
-from games import notifications, outbox
 from games.models import Digest, Notification
+from games.notifications import outbox
+from games.notifications import queueing as notifications
 from tests.notify.helpers import play_turn, seat_to_act
 from tests.support.games import start_geared, start_oog
 

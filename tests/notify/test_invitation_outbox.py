@@ -7,8 +7,10 @@ from __future__ import annotations
 import pytest
 from django.core import mail
 
-from games import notifications, outbox, services
+from games import services
 from games.models import Invitation
+from games.notifications import outbox
+from games.notifications import queueing as notifications
 
 pytestmark = pytest.mark.django_db
 

@@ -14,8 +14,9 @@ from django.urls import reverse
 from django.utils import timezone
 
 from config.celery import app as celery_app
-from games import outbox, services
+from games import services
 from games.models import Game, Invitation, ModerationAction, Move, Notification, Status
+from games.notifications import outbox
 from tests.notify.helpers import end_turn_choice, oog_program, seat_of, seat_to_act
 from tests.smtp import free_port
 from tests.support.games import client_for, start_geared, start_oog

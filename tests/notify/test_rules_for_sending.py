@@ -8,8 +8,9 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import notifications, services, tasks
+from games import services, tasks
 from games.models import Game, Notification, Status
+from games.notifications import queueing as notifications
 from tests.notify.helpers import (
     Note,
     end_turn_choice,

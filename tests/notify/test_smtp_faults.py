@@ -16,8 +16,9 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import outbox, tasks
+from games import tasks
 from games.models import Game, Move, Notification
+from games.notifications import outbox
 from tests.notify.helpers import end_turn_choice, notes, play_turn, seat_to_act
 from tests.support.games import client_for, start_geared
 
@@ -89,7 +90,7 @@ def test_a_refused_message_is_retried_with_backoff_by_the_sweep_then_failed_afte
     # A day later it is given up: FAILED, logged, shown on the dashboard.
     Notification.objects.filter(pk=note.pk).update(created=timezone.now() - timedelta(days=1))
     due_now(note)
-    with caplog.at_level(logging.ERROR, logger="games.outbox"):
+    with caplog.at_level(logging.ERROR, logger="games.notifications.outbox"):
         outbox.sweep()
     note.refresh_from_db()
     assert note.state == FAILED and note.attempts == 7 and note.sent is None

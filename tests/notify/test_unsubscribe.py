@@ -14,8 +14,9 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from games import notifications, services
+from games import services
 from games.models import Game, Notification, Status
+from games.notifications import queueing as notifications
 from tests.notify.helpers import play_turn, seat_to_act, unsubscribe_url
 from tests.support.games import start_geared
 

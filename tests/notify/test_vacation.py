@@ -12,8 +12,9 @@ import pytest
 from django.utils import timezone
 
 from accounts import vacation as allowance
-from games import moderation, outbox, services, vacation
+from games import moderation, services, vacation
 from games.models import Game, ModerationAction, Move, Notification, Outgoing
+from games.notifications import outbox
 from tests.notify.helpers import Note, notes, play_turn, seat_of, seat_to_act, submit_program
 from tests.support.games import start_geared, start_oog
 from tests.support.users import make_user
@@ -269,8 +270,8 @@ def test_a_reminder_waits_if_the_turn_email_went_before_the_vacation(mailoutbox,
 
 
 def test_no_daily_digest_while_away(mailoutbox, alice, bob):
-    from games import notifications
     from games.models import Digest
+    from games.notifications import queueing as notifications
 
     bob.email_digest = True
     bob.save(update_fields=["email_digest"])

@@ -12,8 +12,9 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.urls import reverse
 
-from games import notifications, services
+from games import services
 from games.models import Game, Invitation, Kind, Notification, Push, Status
+from games.notifications import queueing as notifications
 from tests.push.helpers import subscribe
 from tests.support.games import client_for, start_geared
 

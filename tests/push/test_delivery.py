@@ -15,8 +15,9 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import PushSubscription
-from games import outbox, services, vacation
+from games import services, vacation
 from games.models import Kind, Notification, Push, Seat, Status
+from games.notifications import outbox
 from tests.notify.helpers import Note, notes, play_turn, seat_to_act, submit_program
 from tests.push.helpers import subscribe
 from tests.support.games import client_for, start_geared, start_oog

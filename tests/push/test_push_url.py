@@ -236,8 +236,8 @@ def test_a_row_stored_before_the_check_is_refused_by_the_sender_and_dropped(
 
 
 def test_a_redirect_to_a_host_the_right_refuses_is_not_followed(commit, push_service, alice, bob):
-    """The check is on the request itself (games/webpush.py: CheckedAdapter), so a redirect
-    from the push service is held to the same right: 127.0.0.2 is loopback, but not a push
+    """The check is on the request itself (games/notifications/push.py: CheckedAdapter), so a
+    redirect from the push service is held to the same right: 127.0.0.2 is loopback, but not a push
     service's host."""
     trap = Trap("127.0.0.2")
     try:

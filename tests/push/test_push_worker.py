@@ -11,8 +11,8 @@ from datetime import timedelta
 import pytest
 from django.urls import reverse
 
-from games import outbox
 from games.models import Notification, Push
+from games.notifications import outbox
 from tests.notify.helpers import end_turn_choice, seat_to_act
 from tests.push.helpers import subscribe
 from tests.support.games import client_for, start_geared

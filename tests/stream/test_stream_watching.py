@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import pytest
 
-from games import notifications
 from games.live import cache as live
 from games.models import Notification, Seat
+from games.notifications import queueing as notifications
 from tests.notify.helpers import Note, notes, play_turn, seat_to_act
 from tests.stream.test_streams import is_game_event, page_key, stream_path
 from tests.support.games import client_for, start_geared

@@ -9,9 +9,10 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from games import notifications, services
+from games import services
 from games.engines.outofgears.common import robot_name
 from games.models import SEAT_ORDER, BotKind, Game, Notification, Seat, Status, seat_names
+from games.notifications import queueing as notifications
 from tests.support.games import client_for, start_geared, start_oog
 from tests.support.users import make_user
 from tests.web.helpers import advance, seat_to_act, text

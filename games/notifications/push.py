@@ -6,7 +6,7 @@ then waits PUSH_EMAIL_FALLBACK for a push to reach the player (docs/notification
 is VAPID-signed (RFC 8292) and encrypted for the device (RFC 8291, aes128gcm) by pywebpush,
 with the headers of RFC 8030: `TTL`, `Urgency`, and a `Topic` per game, so that a newer push of
 a game replaces an older one still waiting on the push service. What to send, and whether, is
-games/notifications.py's (`deliver_push`).
+games/notifications/queueing.py's (`deliver_push`).
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ from requests.adapters import HTTPAdapter
 
 from accounts.models import PushSubscription
 from accounts.push import PushError, PushURL, push_url
-from games import effects, outbox
+from games import effects
 from games.models import Invitation, Notification, Push
+from games.notifications import outbox
 
 TASK = "games.tasks.send_push"
 # Pushes that wake the phone at once; the others may wait for its next wake-up (RFC 8030 5.3).
@@ -71,7 +72,8 @@ def enabled() -> bool:
 
 
 # The profile's grid cell that governs each kind on devices (absent: the device's own switch
-# only, e.g. "you were replaced by a bot"). The e-mail's cells are games/notifications.py's.
+# only, e.g. "you were replaced by a bot"). The e-mail's cells are
+# games/notifications/queueing.py's.
 PREFERENCE = {
     Notification.Kind.YOUR_TURN: "push_turn",
     Notification.Kind.TURN_RESOLVED: "push_turn",

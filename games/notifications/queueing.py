@@ -2,7 +2,8 @@
 
 Services call `queue()` inside their transaction: it records one Notification row per player
 (a unique key makes it at most once per player, game, turn and kind): the row is the outbox
-entry (games/outbox.py). A Celery task queued on commit sends it; the beat's sweep re-queues it
+entry (games/notifications/outbox.py). A Celery task queued on commit sends it; the beat's sweep
+re-queues it
 if that task is lost or the send fails. Templates come in trios per message:
 templates/emails/<kind>_subject.txt, <kind>.txt and <kind>.html.
 """
@@ -23,7 +24,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games import effects, invitations, outbox, sql, vacation, webpush
+from games import effects, invitations, sql, vacation
 from games.live import cache as live
 from games.models import (
     Digest,
@@ -36,6 +37,8 @@ from games.models import (
     Status,
     seat_names,
 )
+from games.notifications import outbox
+from games.notifications import push as webpush
 from games.pages import page
 
 log = logging.getLogger(__name__)
@@ -78,7 +81,7 @@ def queue(game: Game, kind: str, seats, *, turn: int = 0, about: int = 0) -> lis
     for seat in seats:
         user = seat.user
         # E-mail, a device, or both (the e-mail row is the notification's; a player who wants
-        # pushes only has it skipped: games/webpush.py).
+        # pushes only has it skipped: games/notifications/push.py).
         if not may_mail(user, kind) and not (
             webpush.may_push(user, kind) and webpush.has_devices(user)
         ):
@@ -94,7 +97,8 @@ def queue(game: Game, kind: str, seats, *, turn: int = 0, about: int = 0) -> lis
         )
         if _insert_once(note) is not None:
             created.append(note)
-    # A player with devices subscribed is pushed first; their e-mail waits (games/webpush.py).
+    # A player with devices subscribed is pushed first; their e-mail waits
+    # (games/notifications/push.py).
     waiting = set(webpush.queue(created))
     # The move is committed whatever happens to its e-mail: a broker that cannot be reached is
     # logged, and the sweep sends the row later.
@@ -254,7 +258,8 @@ def deliver(notification_id: int) -> bool:
 
     Claimed in a short transaction of its own, sent with no lock held, then marked: a worker
     that dies mid-way leaves the row SENDING, and the sweep sends it again only after the claim
-    times out (games/outbox.py). Raises the SMTP error after recording it, for the task."""
+    times out (games/notifications/outbox.py). Raises the SMTP error after recording it, for the
+    task."""
     note = outbox.claim(Notification.objects.select_related("user", "game"), notification_id)
     if note is None:
         return False

@@ -49,7 +49,7 @@ MAIL_TASKS = {
     Invitation: "games.tasks.send_invitation",
     Digest: "games.tasks.send_digest",
     AccountMail: "games.tasks.send_account_mail",
-    Push: "games.tasks.send_push",  # a Web Push to one device (games/webpush.py)
+    Push: "games.tasks.send_push",  # a Web Push to one device (games/notifications/push.py)
 }
 # The note of a row whose attempt was cut off mid-send.
 MAYBE_SENT = "An earlier attempt was cut off in the middle of sending: it may have arrived"
