@@ -17,8 +17,8 @@ from django.core.mail import EmailMessage, EmailMultiAlternatives
 
 from games import effects
 from games.models import AccountMail
+from games.notifications import email as notifications
 from games.notifications import outbox
-from games.notifications import queueing as notifications
 
 
 def queue(template: str, message: EmailMessage) -> AccountMail:

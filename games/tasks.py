@@ -18,8 +18,7 @@ from celery import shared_task
 
 from accounts import mail as account_mail
 from games import services
-from games.notifications import outbox
-from games.notifications import queueing as notifications
+from games.notifications import digest, email, outbox, push_delivery
 
 log = logging.getLogger(__name__)
 
@@ -54,17 +53,17 @@ def _send(send, row_id: int) -> bool:
 @shared_task
 def send_notification(notification_id: int) -> bool:
     """Send one e-mail; a failed delivery never touches the game."""
-    return _send(notifications.deliver, notification_id)
+    return _send(email.deliver, notification_id)
 
 
 @shared_task
 def send_invitation(invitation_id: int) -> bool:
-    return _send(notifications.send_invitation, invitation_id)
+    return _send(email.send_invitation, invitation_id)
 
 
 @shared_task
 def send_digest(digest_id: int) -> bool:
-    return _send(notifications.deliver_digest, digest_id)
+    return _send(digest.deliver_digest, digest_id)
 
 
 @shared_task
@@ -76,13 +75,13 @@ def send_account_mail(mail_id: int) -> bool:
 @shared_task
 def send_push(push_id: int) -> bool:
     """A Web Push of a notification to one device (games/notifications/push.py)."""
-    return _send(notifications.deliver_push, push_id)
+    return _send(push_delivery.deliver_push, push_id)
 
 
 @shared_task
 def queue_digests() -> int:
     """Beat, hourly: the daily digests of the players for whom it is now GEARTABLE_DIGEST_HOUR."""
-    return len(notifications.queue_digests())
+    return len(digest.queue_digests())
 
 
 @shared_task

@@ -61,7 +61,7 @@ URL_READERS = re.compile(
 # Who may read a URL, and which: the push endpoints are accounts/push.py's alone.
 URL_READING = {
     "accounts/push.py": "push endpoints: push_url, the outbound push URL right",
-    "games/notifications/queueing.py": "SITE_URL's host, the e-mails' Message-ID domain",
+    "games/notifications/email.py": "SITE_URL's host, the e-mails' Message-ID domain",
 }
 
 
@@ -79,7 +79,8 @@ def test_the_outbound_push_url_is_decided_in_one_place():
     }
     readers = {name for name, text in sources.items() if URL_READERS.search(text)}
     assert readers == set(URL_READING)
-    assert "endpoint" not in sources["games/notifications/queueing.py"].replace("webpush", "")
+    for job in ("queueing", "email", "push_delivery", "digest"):
+        assert "endpoint" not in sources[f"games/notifications/{job}.py"].replace("webpush", "")
     defined = [name for name, text in sources.items() if re.search(r"^def push_url\(", text, re.M)]
     assert defined == ["accounts/push.py"]
     senders = {name for name, text in sources.items() if re.search(r"\bwebpush\(", text)}

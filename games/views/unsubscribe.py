@@ -9,7 +9,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
 from accounts.models import User
-from games.notifications.queueing import read_unsubscribe_token
+from games.notifications.unsubscribe import read_unsubscribe_token
 
 PREFERENCE_LABELS = {
     "notify_turn": "e-mails about your turns",

@@ -19,7 +19,7 @@ from celery.signals import after_task_publish, before_task_publish, task_postrun
 from config.celery import app
 from games.engines.outofgears import engine
 
-django.setup()  # the e-mail hooks patch games.notifications, which needs the models
+django.setup()  # the e-mail hooks patch games.notifications.email, which needs the models
 
 __all__ = ["app"]
 
@@ -64,26 +64,26 @@ if os.environ.get("FAULT_SLOW_RESOLVE"):
 
 
 if os.environ.get("FAULT_SLOW_BUILD"):
-    from games import notifications  # noqa: E402 (after django.setup)
+    from games.notifications import email  # noqa: E402 (after django.setup)
 
-    _context = notifications._context
+    _context = email._context
 
     def slow_context(note):
         _mark("building")
         time.sleep(float(os.environ["FAULT_SLOW_BUILD"]))
         return _context(note)
 
-    notifications._context = slow_context
+    email._context = slow_context
 
 
 if os.environ.get("FAULT_SLOW_SEND"):
-    from games import notifications  # noqa: E402 (after django.setup)
+    from games.notifications import email  # noqa: E402 (after django.setup)
 
-    _transmit = notifications.transmit
+    _transmit = email.transmit
 
     def slow_transmit(message):
         _transmit(message)
         _mark("sent")
         time.sleep(float(os.environ["FAULT_SLOW_SEND"]))
 
-    notifications.transmit = slow_transmit
+    email.transmit = slow_transmit

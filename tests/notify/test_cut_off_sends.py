@@ -14,8 +14,7 @@ from django.utils import timezone
 
 from config.mail import SendDeadlineExceeded
 from games.models import Notification
-from games.notifications import outbox
-from games.notifications import queueing as notifications
+from games.notifications import email, outbox
 from tests.notify.helpers import play_turn
 from tests.smtp import mailers_for
 from tests.support.games import start_geared
@@ -44,7 +43,7 @@ def late_answer(settings, smtp_server):
 
 def cut_off(row) -> Notification:
     with pytest.raises(SendDeadlineExceeded):
-        notifications.deliver(row.pk)
+        email.deliver(row.pk)
     row.refresh_from_db()
     return row
 

@@ -6,6 +6,7 @@ from django.core import mail
 
 from games import services, tasks
 from games.models import Notification, Seat
+from games.notifications import email
 from games.notifications import queueing as notifications
 
 pytestmark = pytest.mark.django_db
@@ -26,7 +27,7 @@ def test_an_email_no_longer_wanted_is_skipped_not_sent(queued):
     note, user = queued
     user.notify_turn = False
     user.save(update_fields=["notify_turn"])
-    assert notifications.deliver(note.pk) is False
+    assert email.deliver(note.pk) is False
     note.refresh_from_db()
     assert note.state == Notification.State.SKIPPED and note.sent is None
     assert not mail.outbox
@@ -38,7 +39,7 @@ def test_an_email_that_cannot_be_built_is_failed_with_its_error(queued, monkeypa
     def broken(note):
         raise KeyError("events")
 
-    monkeypatch.setattr(notifications, "_context", broken)
+    monkeypatch.setattr(email, "_context", broken)
     assert tasks.send_notification.apply(args=[note.pk]).get() is False
     note.refresh_from_db()
     assert note.state == Notification.State.FAILED and "KeyError" in note.error

@@ -11,8 +11,8 @@ import pytest
 from django.urls import reverse
 
 from games.models import Digest, Notification
+from games.notifications import digest as digests
 from games.notifications import outbox
-from games.notifications import queueing as notifications
 from tests.notify.helpers import play_turn, seat_to_act
 from tests.support.games import start_geared, start_oog
 
@@ -56,8 +56,8 @@ def test_the_digest_lists_every_waiting_game_once_a_day_at_the_players_hour(
         play_turn(quiet)  # so that this one does not wait for bob
     mailoutbox.clear()
 
-    assert notifications.queue_digests(at(7, "UTC")) == [], "08:30 in Paris: not his hour"
-    created = notifications.queue_digests(at(7, "Europe/Paris"))
+    assert digests.queue_digests(at(7, "UTC")) == [], "08:30 in Paris: not his hour"
+    created = digests.queue_digests(at(7, "Europe/Paris"))
     assert len(created) == 1
     (message,) = to(mailoutbox, bob)
     assert message.subject == "2 games wait for you on Geartable"
@@ -69,7 +69,7 @@ def test_the_digest_lists_every_waiting_game_once_a_day_at_the_players_hour(
     assert message.extra_headers["Message-ID"] == f"<digest-{created[0]}@testserver>"
 
     # The same hour again (a beat restarted): nothing more.
-    assert notifications.queue_digests(at(7, "Europe/Paris")) == []
+    assert digests.queue_digests(at(7, "Europe/Paris")) == []
     assert len(to(mailoutbox, bob)) == 1
     assert Digest.objects.get().day.isoformat() == "2026-12-02"
 
@@ -77,11 +77,11 @@ def test_the_digest_lists_every_waiting_game_once_a_day_at_the_players_hour(
 def test_no_digest_when_nothing_waits_or_when_it_is_off(mailoutbox, settings, alice, bob):
     settings.GEARTABLE_DIGEST_HOUR = 7
     digest_player(bob)
-    assert notifications.queue_digests(at(7)) == [], "no game at all"
+    assert digests.queue_digests(at(7)) == [], "no game at all"
     start_oog([alice, bob])
     bob.notify_turn = False
     bob.save(update_fields=["notify_turn"])
-    assert notifications.queue_digests(at(7)) == [], "turn e-mails off: no digest either"
+    assert digests.queue_digests(at(7)) == [], "turn e-mails off: no digest either"
     assert mailoutbox == []
 
 
@@ -89,7 +89,7 @@ def test_a_failed_digest_is_retried_by_the_sweep(closed_port_mail, settings, ali
     settings.GEARTABLE_DIGEST_HOUR = 7
     digest_player(bob)
     start_oog([alice, bob])
-    (digest_id,) = notifications.queue_digests(at(7))
+    (digest_id,) = digests.queue_digests(at(7))
     digest = Digest.objects.get(pk=digest_id)
     assert digest.state == "pending" and digest.attempts == 1 and digest.next_attempt
     assert outbox.due_rows(Digest).count() == 0, "not before its backoff"

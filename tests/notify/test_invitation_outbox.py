@@ -9,8 +9,7 @@ from django.core import mail
 
 from games import services
 from games.models import Invitation
-from games.notifications import outbox
-from games.notifications import queueing as notifications
+from games.notifications import email, outbox
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +46,7 @@ def test_an_invitation_e_mail_for_a_table_cancelled_before_it_went_is_not_sent(
         rows = [services.invite(alice, table.pk, who) for who in ("dora@example.com", "bob")]
     services.leave_game(alice, table.pk)  # the host leaves: the table is cancelled
     for row in rows:
-        assert notifications.send_invitation(row.pk) is False
+        assert email.send_invitation(row.pk) is False
         row.refresh_from_db()
         assert row.state == Invitation.State.SKIPPED, row.error
         assert row.error == "Not needed: the table is cancelled."
@@ -61,7 +60,7 @@ def test_an_invitation_taken_up_before_its_e_mail_went_is_not_mailed(
     with django_capture_on_commit_callbacks(execute=False):
         to_dora, to_bob = (services.invite(alice, table.pk, w) for w in ("dora@example.com", "bob"))
     services.join_game(bob, table.pk)  # from the table's page, without the e-mail
-    assert notifications.send_invitation(to_bob.pk) is False
+    assert email.send_invitation(to_bob.pk) is False
     assert Invitation.objects.get(pk=to_bob.pk).error == "Not needed: the invitation was taken up."
-    assert notifications.send_invitation(to_dora.pk) is True  # still owed: the table is open
+    assert email.send_invitation(to_dora.pk) is True  # still owed: the table is open
     assert [m.to for m in mail.outbox] == [["dora@example.com"]]

@@ -10,6 +10,7 @@ from django.utils import timezone
 
 from games import services, tasks
 from games.models import Game, Notification, Status
+from games.notifications import email
 from games.notifications import queueing as notifications
 from tests.notify.helpers import (
     Note,
@@ -177,7 +178,7 @@ def test_at_most_one_your_turn_email_per_player_game_and_turn(mailoutbox, alice,
     assert notifications.queue(game, Note.YOUR_TURN, [seat], turn=game.turn) == []
     (note,) = notes(game, Note.YOUR_TURN, user=waiting, turn=game.turn)
     assert tasks.send_notification.delay(note.pk).get() is False
-    assert notifications.deliver(note.pk) is False
+    assert email.deliver(note.pk) is False
     assert len(to(mailoutbox, waiting)) == 1
     assert notes(game, Note.YOUR_TURN, user=waiting).count() == 1
 

@@ -17,6 +17,7 @@ from accounts.models import User
 from games import services
 from games.models import Game, Notification, Status
 from games.notifications import queueing as notifications
+from games.notifications import unsubscribe
 from tests.notify.helpers import play_turn, seat_to_act, unsubscribe_url
 from tests.support.games import start_geared
 
@@ -141,7 +142,7 @@ def test_a_forged_token_is_refused_and_changes_nothing(alice, bob, method):
 
 
 def test_a_token_altered_by_one_character_is_refused(alice):
-    token = notifications.unsubscribe_token(alice, "notify_turn")
+    token = unsubscribe.unsubscribe_token(alice, "notify_turn")
     payload_end = token.index(":")
     for index in (0, 1, 3, payload_end - 1, payload_end + 3, len(token) - 2):
         response = Client().post(reverse("unsubscribe", args=[altered(token, index)]))
@@ -153,7 +154,7 @@ def test_a_token_altered_by_one_character_is_refused(alice):
 def test_a_signed_token_for_another_field_is_refused(alice):
     # Even with our key, the link may only touch the two e-mail switches.
     token = signing.dumps(
-        {"u": alice.pk, "p": "is_active"}, salt=notifications.UNSUBSCRIBE_SALT, compress=True
+        {"u": alice.pk, "p": "is_active"}, salt=unsubscribe.UNSUBSCRIBE_SALT, compress=True
     )
     assert_refused(Client().post(reverse("unsubscribe", args=[token])))
     alice.refresh_from_db()
@@ -161,7 +162,7 @@ def test_a_signed_token_for_another_field_is_refused(alice):
 
 
 def test_a_token_of_a_deleted_user_is_refused(carol, alice):
-    token = notifications.unsubscribe_token(carol, "notify_turn")
+    token = unsubscribe.unsubscribe_token(carol, "notify_turn")
     before = prefs(alice)
     carol.delete()
     assert_refused(Client().post(reverse("unsubscribe", args=[token])))
@@ -178,16 +179,16 @@ def test_the_header_is_a_plain_url_on_one_line_not_rfc2047_encoded(turn_email, s
 
 
 def test_the_token_does_not_carry_the_user_id(alice):
-    token = notifications.unsubscribe_token(alice, "notify_turn")
+    token = unsubscribe.unsubscribe_token(alice, "notify_turn")
     assert alice.mail_key in token
     # Neither in clear nor in a decodable payload (the old tokens were base64 JSON).
     assert f'"u": {alice.pk}' not in token and f'"u":{alice.pk}' not in token
     with pytest.raises(signing.BadSignature):
-        signing.loads(token.partition(".")[2], salt=notifications.UNSUBSCRIBE_SALT)
+        signing.loads(token.partition(".")[2], salt=unsubscribe.UNSUBSCRIBE_SALT)
 
 
 def test_a_token_is_bound_to_its_preference(alice):
-    token = notifications.unsubscribe_token(alice, "notify_reminder")
+    token = unsubscribe.unsubscribe_token(alice, "notify_reminder")
     as_turn = "t" + token[1:]  # the same signature, offered for the other switch
     assert_refused(Client().post(reverse("unsubscribe", args=[as_turn])))
     alice.refresh_from_db()
@@ -200,9 +201,9 @@ def test_a_token_expires_after_the_configured_days(alice, monkeypatch, settings)
     settings.GEARTABLE_UNSUBSCRIBE_LINK_DAYS = 365
     now = time.time()
     monkeypatch.setattr(signing.time, "time", lambda: now - 366 * 86400)
-    old = notifications.unsubscribe_token(alice, "notify_turn")
+    old = unsubscribe.unsubscribe_token(alice, "notify_turn")
     monkeypatch.setattr(signing.time, "time", lambda: now - 364 * 86400)
-    recent = notifications.unsubscribe_token(alice, "notify_turn")
+    recent = unsubscribe.unsubscribe_token(alice, "notify_turn")
     monkeypatch.undo()
     assert_refused(Client().post(reverse("unsubscribe", args=[old])))
     alice.refresh_from_db()

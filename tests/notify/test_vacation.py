@@ -271,13 +271,13 @@ def test_a_reminder_waits_if_the_turn_email_went_before_the_vacation(mailoutbox,
 
 def test_no_daily_digest_while_away(mailoutbox, alice, bob):
     from games.models import Digest
-    from games.notifications import queueing as notifications
+    from games.notifications import digest as digests
 
     bob.email_digest = True
     bob.save(update_fields=["email_digest"])
     start_geared([alice, bob], turn_seconds=DAY, target=2000)
     away(bob)
     digest = Digest.objects.create(user=bob, day=timezone.localdate())
-    assert notifications.deliver_digest(digest.pk) is False
+    assert digests.deliver_digest(digest.pk) is False
     digest.refresh_from_db()
     assert digest.state == State.SKIPPED and to(mailoutbox, bob) == []

@@ -12,7 +12,7 @@ from django.urls import reverse
 from games import services
 from games.engines.outofgears.common import robot_name
 from games.models import SEAT_ORDER, BotKind, Game, Notification, Seat, Status, seat_names
-from games.notifications import queueing as notifications
+from games.notifications import email
 from tests.support.games import client_for, start_geared, start_oog
 from tests.support.users import make_user
 from tests.web.helpers import advance, seat_to_act, text
@@ -67,7 +67,7 @@ def play_to_the_end(game: Game) -> Game:
 
 def rendered_mail(user, game: Game, kind: str) -> str:
     note = Notification.objects.get(user=user, game=game, kind=kind)
-    context, _ = notifications._context(note)
+    context, _ = email._context(note)
     return render_to_string(f"emails/{kind}.txt", context)
 
 
