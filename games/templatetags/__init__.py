@@ -1,0 +1,1 @@
+"""The pages' template tags and filters: geartable (a card, names), push and vacation."""

@@ -1,0 +1,1 @@
+"""The games' management commands, one module each."""
