@@ -25,9 +25,13 @@ def load(tree: str):
     for name in [n for n in sys.modules if n == "games" or n.startswith("games.")]:
         del sys.modules[name]
     sys.path.insert(0, tree)
+    # games/engines/geared/ since issue 35.2; an older tree has games/geared/.
+    package = (
+        "games.engines.geared" if (Path(tree) / "games/engines/geared").is_dir() else "games.geared"
+    )
     try:
-        engine = importlib.import_module("games.engines.geared.engine")
-        bots = importlib.import_module("games.engines.geared.bots")
+        engine = importlib.import_module(f"{package}.engine")
+        bots = importlib.import_module(f"{package}.bots")
     finally:
         sys.path.remove(tree)
     return engine, bots.random_bot
