@@ -18,7 +18,8 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from config.admin import stuck_after
-from games import engines, moderation, services
+from games import engines, moderation
+from games.actions import tables as services
 from games.models import (
     TURN_TIMES,
     AccountMail,

@@ -31,7 +31,8 @@ from pydantic import Field
 from accounts import tokens
 from accounts.models import ApiToken
 from config.addresses import client_address
-from games import access, moderation, services
+from games import access, moderation
+from games.actions import tables as services
 from games.forms import NewGameForm
 from games.models import Game, Invitation, Seat, Status, seat_names
 from games.pages import page

@@ -2,11 +2,11 @@ import json
 
 from django import forms
 
+from games.actions.tables import NewGame
 from games.models import TURN_TIMES, BotKind, Kind
 from games.outofgears.common import COLOURS
 from games.pages import PAGES, page
 from games.pages.geared import TARGETS
-from games.services import NewGame
 
 # Players per kind of game (and mode), for the page's script: it offers only these.
 SEAT_RANGES = {key: seats for p in PAGES.values() for key, seats in p.seat_ranges().items()}

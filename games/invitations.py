@@ -5,7 +5,7 @@ join the table) and its e-mail (the same row, as an outbox entry). The first fol
 of the table; the e-mail also follows the invitee's: their switch for invitation e-mails, the
 suppression list, their "only players I have played with" preference, and at most one invitation
 e-mail from one inviter to one address in a day, however often repeated. The invitee's rules are
-checked when the invitation is written (games/services.py) and again when the e-mail is sent
+checked when the invitation is written (games/actions/tables.py) and again when the e-mail is sent
 (games/notifications.py): preferences and the suppression list may change between the two. When
 it is sent, the table must also still want it (`not_owed`): still open, the invitation still
 pending. The one-a-day rule is checked once, when the invitation is written, under the inviter's

@@ -15,7 +15,8 @@ from django.db.models.functions import Coalesce
 from django.utils import timezone
 
 from accounts.models import User
-from games import effects, live, notifications, outbox, services, vacation
+from games import effects, live, notifications, outbox, vacation
+from games.actions import tables as services
 from games.models import (
     TURN_TIMES,
     AccountMail,

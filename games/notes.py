@@ -1,7 +1,7 @@
 """A player's private notes on a game: the limits, the reading and the writing.
 
 A note is not a change to the game: nobody else ever sees it, so it is written outside the
-locked write path (games/services.py) and the game's version does not move; no page, poll,
+locked write path (games/actions/tables.py) and the game's version does not move; no page, poll,
 stream or e-mail learns of it (docs/notes.md)."""
 
 from __future__ import annotations

@@ -21,9 +21,9 @@ from django.utils import timezone
 from accounts import names
 from accounts.models import User
 from games import engines, replay
+from games.actions.tables import LIMITS, GameError
 from games.interface import IllegalMove
 from games.models import BotKind, Game, Move, Seat, Status
-from games.services import LIMITS, GameError
 
 FORMAT = "geartable-record"
 FORMAT_VERSION = 1

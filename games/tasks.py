@@ -1,4 +1,4 @@
-"""Celery tasks: thin, idempotent wrappers that take ids, re-read, and call games.services.
+"""Celery tasks: thin, idempotent wrappers that take ids, re-read, and call games.actions.tables.
 
 Every task is queued on commit (never inside the transaction that made the work), serialised
 as JSON, time-limited, and acknowledged late (config/settings.py): a task whose worker dies is
@@ -17,7 +17,8 @@ import logging
 from celery import shared_task
 
 from accounts import mail as account_mail
-from games import notifications, outbox, services
+from games import notifications, outbox
+from games.actions import tables as services
 
 log = logging.getLogger(__name__)
 

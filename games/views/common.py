@@ -6,7 +6,8 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from games import access, ratings, services
+from games import access, ratings
+from games.actions import tables as services
 from games.models import Game
 
 

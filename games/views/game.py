@@ -17,7 +17,8 @@ from django_htmx.http import HttpResponseStopPolling
 
 from accounts.middleware import shows_no_time
 from accounts.models import User
-from games import access, engines, invitations, live, notes, players, services
+from games import access, engines, invitations, live, notes, players
+from games.actions import tables as services
 from games.context_processors import your_turn_count
 from games.links import name_links
 from games.models import Game, Seat, Status, seat_names

@@ -14,7 +14,8 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
-from games import live, players, services
+from games import live, players
+from games.actions import tables as services
 from games.forms import NewGameForm
 from games.models import Game, Status, table_prefetch
 from games.views.common import bad_request

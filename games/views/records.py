@@ -13,7 +13,8 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import records, replay, services
+from games import records, replay
+from games.actions import tables as services
 from games.views.common import (
     visible_game,
 )

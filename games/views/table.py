@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_POST
 
-from games import services
+from games.actions import tables as services
 from games.views.common import (
     answer_error,
     bad_request,

@@ -12,7 +12,8 @@ import pytest
 from django.http import HttpResponse
 from django.test import Client
 
-from games import engines, services
+from games import engines
+from games.actions import tables as services
 from games.api import api
 from games.geared.bots import greedy_bot
 from games.models import ChatMessage, Game, Move

@@ -22,7 +22,8 @@ from django.utils import timezone
 
 from accounts import bots
 from accounts.models import User
-from games import engines, notifications, ratings, services, webpush
+from games import engines, notifications, ratings, webpush
+from games.actions import tables as services
 from games.geared.bots import greedy_bot
 from games.models import (
     ChatMessage,

@@ -9,7 +9,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from accounts.models import ApiToken
-from games import services
+from games.actions import tables as services
 from games.api import api
 from games.models import Kind
 from tests.e2e.helpers import DESKTOP, PHONE, log_in, shoot

@@ -8,7 +8,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from games import services
+from games.actions import tables as services
 from games.models import Game, Invitation, Kind, Move
 from tests.e2e.helpers import assert_not_reloaded, log_in, mark_page
 from tests.support.games import start_geared

@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games import services
+from games.actions import tables as services
 from games.geared import engine
 from games.models import Game, Move
 from tests.e2e.helpers import assert_not_reloaded, give_cards, log_in, mark_page

@@ -13,7 +13,8 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from games import moderation, services, vacation
+from games import moderation, vacation
+from games.actions import tables as services
 from games.models import Game, Status
 from tests import streams
 from tests.e2e.helpers import DESKTOP, WAIT_MS, assert_not_reloaded, log_in, mark_page

@@ -18,7 +18,8 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from games import effects, engines, services
+from games import effects, engines
+from games.actions import tables as services
 from games.models import Status
 from tests.e2e.helpers import DESKTOP, WAIT_MS, log_in
 from tests.support.games import client_for, start_geared, start_oog

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games import services
+from games.actions import tables as services
 from games.geared import engine
 from games.models import ModerationAction, Move
 from tests.e2e.helpers import DESKTOP, PHONE, log_in

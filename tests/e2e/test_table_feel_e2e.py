@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games import services
+from games.actions import tables as services
 from games.models import Move
 from tests.e2e.helpers import DESKTOP, PHONE, assert_not_reloaded, log_in, mark_page, shoot
 from tests.e2e.test_accessibility_e2e import axe_problems

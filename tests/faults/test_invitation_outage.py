@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 from django.urls import reverse
 
-from games import services
+from games.actions import tables as services
 from games.models import Invitation
 from tests.support.games import client_for
 from tests.support.waiting import wait_for

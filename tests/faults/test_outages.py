@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from config.celery import app as celery_app
-from games import services
+from games.actions import tables as services
 from games.models import Game, Invitation, Move, Notification
 from tests.notify.helpers import end_turn_choice, seat_of, seat_to_act
 from tests.support.games import client_for, start_geared, start_oog

@@ -16,7 +16,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from config.celery import app as celery_app
-from games import moderation, outbox, services
+from games import moderation, outbox
+from games.actions import tables as services
 from games.models import Game, Move, Notification, Status
 from tests.faults.conftest import TIME_LIMIT, reset_publisher
 from tests.notify.helpers import submit_program

@@ -11,7 +11,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games import engines, services
+from games import engines
+from games.actions import tables as services
 from games.models import ChatMessage, Game, ModerationAction, Move, Report, Seat, Status
 from tests.support.games import start_geared
 

@@ -74,7 +74,7 @@ def test_a_suspended_player_cannot_chat(client, geared_game, suspended_alice):
 
 
 def test_a_suspended_player_cannot_create_or_join(client, suspended_alice, bob):
-    from games import services
+    from games.actions import tables as services
 
     client.force_login(suspended_alice)
     before = Game.objects.count()

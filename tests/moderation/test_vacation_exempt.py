@@ -9,7 +9,8 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services, vacation
+from games import vacation
+from games.actions import tables as services
 from games.models import ModerationAction
 
 pytestmark = pytest.mark.django_db

@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 from email.message import EmailMessage
 
-from games import engines, services
+from games import engines
+from games.actions import tables as services
 from games.geared import engine as geared
 from games.geared.bots import greedy_bot
 from games.models import Game, Notification, Seat

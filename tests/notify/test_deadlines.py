@@ -8,7 +8,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services, tasks
+from games import tasks
+from games.actions import tables as services
 from games.models import Game, Move
 from tests.notify.helpers import Note, notes, recipients, seat_of, seat_to_act, submit_program
 from tests.support.games import start_geared, start_oog

@@ -4,7 +4,8 @@ error) when the message cannot even be built."""
 import pytest
 from django.core import mail
 
-from games import notifications, services, tasks
+from games import notifications, tasks
+from games.actions import tables as services
 from games.models import Notification, Seat
 
 pytestmark = pytest.mark.django_db

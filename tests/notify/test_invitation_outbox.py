@@ -7,7 +7,8 @@ from __future__ import annotations
 import pytest
 from django.core import mail
 
-from games import notifications, outbox, services
+from games import notifications, outbox
+from games.actions import tables as services
 from games.models import Invitation
 
 pytestmark = pytest.mark.django_db

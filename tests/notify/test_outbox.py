@@ -14,7 +14,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from config.celery import app as celery_app
-from games import outbox, services
+from games import outbox
+from games.actions import tables as services
 from games.models import Game, Invitation, ModerationAction, Move, Notification, Status
 from tests.notify.helpers import end_turn_choice, oog_program, seat_of, seat_to_act
 from tests.smtp import free_port

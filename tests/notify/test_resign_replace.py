@@ -9,7 +9,7 @@ import pytest
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
-from games import services
+from games.actions import tables as services
 from games.models import Game, Move, Seat, Status
 from tests.notify.helpers import (
     Note,

@@ -8,7 +8,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import notifications, services, tasks
+from games import notifications, tasks
+from games.actions import tables as services
 from games.models import Game, Notification, Status
 from tests.notify.helpers import (
     Note,

@@ -14,7 +14,8 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from games import notifications, services
+from games import notifications
+from games.actions import tables as services
 from games.models import Game, Notification, Status
 from tests.notify.helpers import play_turn, seat_to_act, unsubscribe_url
 from tests.support.games import start_geared

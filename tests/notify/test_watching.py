@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
+from games.actions import tables as services
 from games.models import Notification, Seat
 from tests.notify.helpers import Note, notes, play_turn, seat_to_act
 from tests.notify.helpers import submit_program as program

@@ -12,7 +12,8 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.urls import reverse
 
-from games import notifications, services
+from games import notifications
+from games.actions import tables as services
 from games.models import Game, Invitation, Kind, Notification, Push, Status
 from tests.push.helpers import subscribe
 from tests.support.games import client_for, start_geared

@@ -15,7 +15,8 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import PushSubscription
-from games import outbox, services, vacation
+from games import outbox, vacation
+from games.actions import tables as services
 from games.models import Kind, Notification, Push, Seat, Status
 from tests.notify.helpers import Note, notes, play_turn, seat_to_act, submit_program
 from tests.push.helpers import subscribe

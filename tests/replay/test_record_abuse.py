@@ -16,7 +16,8 @@ from django.core.cache import cache
 from django.test import override_settings
 from django.urls import reverse
 
-from games import engines, records, replay, services
+from games import engines, records, replay
+from games.actions import tables as services
 from games.geared import engine as geared
 from games.models import Game, Move
 from tests.replay.test_records import finished_oog

@@ -11,7 +11,8 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from games import engines, records, services
+from games import engines, records
+from games.actions import tables as services
 from games.models import Game, Move, Status
 from tests.replay.test_replay import finished_geared
 

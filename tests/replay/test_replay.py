@@ -3,7 +3,8 @@
 import pytest
 from django.urls import reverse
 
-from games import engines, services
+from games import engines
+from games.actions import tables as services
 from games.geared.bots import greedy_bot
 from games.models import Game, Move, Seat, Status
 from games.replay import moves_of, replay

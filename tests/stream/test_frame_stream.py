@@ -7,7 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from games import moderation, services
+from games import moderation
+from games.actions import tables as services
 from games.models import Kind
 from tests.stream.test_streams import cookie
 from tests.support.games import client_for, start_geared

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import services
+from games.actions import tables as services
 from games.models import Game
 from tests.stream.test_streams import cookie, is_game_event, page_key, stream_path
 from tests.support.games import client_for, start_geared

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from games import services
+from games.actions import tables as services
 from tests.api.conftest import token_for
 from tests.stream.test_revocation import PROMPTLY, is_revoked
 from tests.stream.test_streams import cookie, page_key, stream_path

@@ -14,7 +14,8 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.urls import reverse
 
-from games import events, live, moderation, services
+from games import events, live, moderation
+from games.actions import tables as services
 from games.models import Game
 from tests.support.games import client_for, start_geared
 from tests.support.waiting import wait_for

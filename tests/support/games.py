@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.test import Client
 
-from games import services
+from games.actions import tables as services
 from games.models import Game, Kind
 
 

@@ -13,7 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games.actions import tables as services
 from games.geared import engine
 from games.geared.bots import greedy_bot
 from games.models import Game, Seat

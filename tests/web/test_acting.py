@@ -14,7 +14,8 @@ from django.urls import reverse
 
 from accounts import bots
 from accounts.models import BOT_BY_HAND, User
-from games import moderation, services
+from games import moderation
+from games.actions import tables as services
 from games.models import ChatMessage, Game, Invitation, Report, Seat, Status
 from tests.support.games import client_for
 from tests.support.users import PASSWORD, make_user

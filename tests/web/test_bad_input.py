@@ -191,7 +191,7 @@ def test_a_private_game_does_not_exist_for_a_non_player_or_a_visitor(game, carol
 
 
 def test_the_join_link_shows_an_open_private_game_with_a_join_button(alice, carol):
-    from games import services
+    from games.actions import tables as services
     from games.models import Kind
 
     game = services.create_game(alice, services.NewGame(kind=Kind.GEARED, seat_count=2))
@@ -210,7 +210,7 @@ SCRIPT = "<script>alert(1)</script>"
 
 def test_a_display_name_with_markup_is_shown_escaped_everywhere(alice, bob, django_user_model):
     mallory = make_user(django_user_model, "mallory", display_name=SCRIPT)
-    from games import services
+    from games.actions import tables as services
     from games.models import Kind
 
     open_game = services.create_game(

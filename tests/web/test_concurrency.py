@@ -11,7 +11,7 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games.actions import tables as services
 from games.models import Move
 from tests.support.games import client_for, start_geared
 from tests.web.helpers import greedy_choice, seat_to_act

@@ -28,7 +28,8 @@ from accounts.models import (
     PushSubscription,
     User,
 )
-from games import moderation, services
+from games import moderation
+from games.actions import tables as services
 from games.models import ChatMessage, Game, GameNote, Invitation, Kind, Move, Report, Seat
 from tests.support.games import start_geared
 

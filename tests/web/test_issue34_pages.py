@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import EmailSuppression
-from games import services
+from games.actions import tables as services
 from games.models import Game, Invitation, Kind, Move, Seat
 from tests.replay.test_replay import finished_geared
 from tests.support.games import client_for, start_geared, start_oog

@@ -13,7 +13,8 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import access, live, moderation, services
+from games import access, live, moderation
+from games.actions import tables as services
 from games.models import Seat
 from tests.support.games import client_for, start_geared
 from tests.support.users import PASSWORD

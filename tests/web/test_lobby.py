@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import EmailSuppression, User
-from games import services
+from games.actions import tables as services
 from games.models import Game, Invitation, Kind, Seat, Status
 from tests.support.games import client_for
 from tests.web.helpers import text

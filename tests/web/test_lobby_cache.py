@@ -12,7 +12,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import services
+from games.actions import tables as services
 from games.models import Kind
 from tests.support.games import client_for
 from tests.web.helpers import text

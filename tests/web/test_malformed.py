@@ -8,7 +8,7 @@ from django.core.exceptions import BadRequest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games.actions import tables as services
 from games.models import ChatMessage, Invitation, Kind, Move, Report, Seat
 from tests.support.games import client_for, start_geared
 from tests.web.helpers import seat_to_act, text

@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import services
+from games.actions import tables as services
 from games.models import Kind
 from tests.support.games import client_for, start_geared
 from tests.web.helpers import advance, seat_to_act, text

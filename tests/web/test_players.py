@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import Follow
-from games import services
+from games.actions import tables as services
 from games.models import Game, Invitation, Notification, Push, Rating
 from tests.api.conftest import token_for
 from tests.notify.helpers import submit_program

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games.actions import tables as services
 from games.models import Kind, Status
 from tests.support.games import client_for, start_geared
 from tests.web.helpers import advance, seat_to_act, text
@@ -138,7 +138,7 @@ def test_open_and_aborted_games_are_listed_apart(alice, bob):
 def test_my_games_shows_the_latest_finished_games_and_links_to_all(client, alice, bob):
     from django.urls import reverse
 
-    from games import services
+    from games.actions import tables as services
     from games.models import Game, Status
 
     for _ in range(22):

@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import Follow
-from games import services
+from games.actions import tables as services
 from games.models import Kind
 from tests.support.games import client_for, start_geared
 from tests.support.users import make_user

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import services
+from games.actions import tables as services
 from games.models import Game, Invitation, Kind, Status
 from tests.support.games import client_for, start_geared, start_oog
 from tests.web.helpers import advance, seat_to_act, text

@@ -9,7 +9,8 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from games import notifications, services
+from games import notifications
+from games.actions import tables as services
 from games.models import SEAT_ORDER, BotKind, Game, Notification, Seat, Status, seat_names
 from games.outofgears.common import robot_name
 from tests.support.games import client_for, start_geared, start_oog

@@ -9,7 +9,7 @@ import json
 import pytest
 from django.urls import reverse
 
-from games import services
+from games.actions import tables as services
 from tests.support.games import client_for, start_geared, start_oog
 from tests.support.users import make_user
 from tests.web.helpers import advance, seat_to_act, text

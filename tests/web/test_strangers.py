@@ -12,7 +12,7 @@ import re
 import pytest
 from django.test import Client
 
-from games import services
+from games.actions import tables as services
 from games.models import ChatMessage, Game, Status
 from tests.api.conftest import api_client, token_for
 from tests.support.games import client_for, start_geared

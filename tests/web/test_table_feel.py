@@ -9,7 +9,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import services
+from games.actions import tables as services
 from games.geared import engine
 from games.pages.geared import last_move_cards
 from tests.support.games import client_for, start_geared, start_oog

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games.actions import tables as services
 from games.models import Kind
 from tests.support.games import client_for, start_geared, start_oog
 from tests.web.helpers import advance, text

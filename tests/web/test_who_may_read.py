@@ -17,7 +17,8 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from games import access, moderation, services
+from games import access, moderation
+from games.actions import tables as services
 from games.models import Game, Invitation, Seat, Status
 from tests.api.conftest import api_client, token_for
 from tests.support.games import client_for

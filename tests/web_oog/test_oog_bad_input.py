@@ -9,7 +9,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from games import services
+from games.actions import tables as services
 from tests.support.games import client_for, start_oog
 from tests.support.users import make_user
 from tests.web_oog.helpers import (

@@ -9,7 +9,8 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
-from games import services, tasks
+from games import tasks
+from games.actions import tables as services
 from games.models import Game, Move
 from tests.support.games import client_for, start_oog
 from tests.web_oog.helpers import form_fields, program, resolve_moves, seat_of, snapshot

@@ -8,7 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import services
+from games.actions import tables as services
 from games.models import Move
 from games.outofgears.text import describe
 from tests.support.games import client_for, start_oog

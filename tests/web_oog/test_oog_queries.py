@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import services
+from games.actions import tables as services
 from tests.support.games import client_for, start_oog
 from tests.support.users import make_user
 from tests.web_oog.helpers import greedy_program, post_program, seat_of
