@@ -14,7 +14,7 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from accounts.models import EmailSuppression, PushSubscription, User, Vacation
-from games import moderation
+from games.actions import moderation
 from games.actions import tables as services
 from games.models import Report
 

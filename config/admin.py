@@ -15,7 +15,8 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 
 from accounts.models import User
-from games import moderation, outbox, tasks
+from games import outbox, tasks
+from games.actions import moderation
 from games.models import (
     AccountMail,
     Digest,

@@ -1,7 +1,7 @@
 """Moderation in Django's admin: games, the report queue, e-mails and the audit record.
 
-Every action that changes a game or a player goes through games.moderation, which records who
-did what, when and why (ModerationAction), and through the same locked write path as play.
+Every action that changes a game or a player goes through games.actions.moderation, which records
+who did what, when and why (ModerationAction), and through the same locked write path as play.
 """
 
 from __future__ import annotations
@@ -18,7 +18,8 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from config.admin import stuck_after
-from games import engines, moderation
+from games import engines
+from games.actions import moderation
 from games.actions import tables as services
 from games.models import (
     TURN_TIMES,

@@ -31,11 +31,12 @@ from pydantic import Field
 from accounts import tokens
 from accounts.models import ApiToken
 from config.addresses import client_address
-from games import access, moderation
+from games.actions import moderation
 from games.actions import tables as services
 from games.forms import NewGameForm
 from games.models import Game, Invitation, Seat, Status, seat_names
 from games.pages import page
+from games.reads import access
 from games.views.chat import chat_messages
 
 MOVE_RATE_NOTE = "Counts against the token's rate like any call."

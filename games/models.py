@@ -612,7 +612,7 @@ class GameNote(models.Model):
     """A player's private note on a game (plans, what was discarded): shown to its writer only,
     never to the other players, spectators, the fragments, the e-mails or the game's record.
     Not a change to the game: written outside the locked write path, and the game's version
-    does not move (games/notes.py)."""
+    does not move (games/actions/notes.py)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
@@ -683,8 +683,8 @@ class ModerationAction(models.Model):
 
 class Rating(models.Model):
     """A player's (or a bot kind's) skill at one game, as OpenSkill's Plackett-Luce model keeps
-    it (games/ratings.py): `mu` the estimate, `sigma` its uncertainty. Bots are rated too, so a
-    new player can see how they compare with the greedy bot."""
+    it (games/reads/ratings.py): `mu` the estimate, `sigma` its uncertainty. Bots are rated too,
+    so a new player can see how they compare with the greedy bot."""
 
     kind = models.CharField(max_length=16, choices=Kind.choices)
     user = models.ForeignKey(

@@ -23,7 +23,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import User
-from games import effects, invitations, live, outbox, sql, vacation, webpush
+from games import effects, live, outbox, sql, vacation, webpush
 from games.models import (
     Digest,
     Game,
@@ -36,6 +36,7 @@ from games.models import (
     seat_names,
 )
 from games.pages import page
+from games.reads import invitations
 
 log = logging.getLogger(__name__)
 
@@ -326,7 +327,7 @@ def deliver_push(push_id: int) -> bool:
 
 def _deliver_invitation_push(push: Push) -> bool:
     """A push of an invitation (by username, or a rematch offer), beside its e-mail, which
-    keeps its own rules (games/invitations.py): not sent once the table is taken or gone."""
+    keeps its own rules (games/reads/invitations.py): not sent once the table is taken or gone."""
     invitation = push.invitation
     reason = ""
     if push.subscription is None:
@@ -532,7 +533,7 @@ def send_invitation(invitation_id: int) -> bool:
     game = invitation.game
     headers = {"Message-ID": message_id(invitation)}
     decline = unsubscribe = None
-    # The invitee's rules again (games/invitations.py): preferences and the suppression list
+    # The invitee's rules again (games/reads/invitations.py): preferences and the suppression list
     # may have changed since it was written; and the table's: cancelled, started, taken up.
     reason = invitations.email_unwanted(invitation)
     if not reason and not finishing(invitation):
@@ -555,7 +556,7 @@ def send_invitation(invitation_id: int) -> bool:
     context = {
         "game": game,
         # User text in the e-mail a spammer would want: quoted, and never link-like; to an
-        # address typed in, the username only (games/invitations.py).
+        # address typed in, the username only (games/reads/invitations.py).
         "inviter": invitations.inviter_name(invitation.inviter, to_player=name is not None),
         "name": name,
         "link": link,

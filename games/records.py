@@ -20,10 +20,11 @@ from django.utils import timezone
 
 from accounts import names
 from accounts.models import User
-from games import engines, replay
+from games import engines
 from games.actions.tables import LIMITS, GameError
 from games.interface import IllegalMove
 from games.models import BotKind, Game, Move, Seat, Status
+from games.reads import replay
 
 FORMAT = "geartable-record"
 FORMAT_VERSION = 1

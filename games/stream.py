@@ -36,8 +36,9 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 
 from accounts.models import User
 from config.addresses import client_address
-from games import access, events, live
+from games import events, live
 from games.models import Status
+from games.reads import access
 
 log = logging.getLogger(__name__)
 

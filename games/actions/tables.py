@@ -22,23 +22,12 @@ from django.db.models import Case, F, Q, When
 from django.utils import timezone
 
 from accounts.models import BOT_BY_HAND, EmailSuppression, User
-from games import (
-    access,
-    effects,
-    engines,
-    events,
-    invitations,
-    live,
-    notifications,
-    outbox,
-    ratings,
-    vacation,
-    webpush,
-)
+from games import effects, engines, events, live, notifications, outbox, vacation, webpush
 from games.errors import Conflict, Forbidden, GameError, NotFound
 from games.interface import IllegalMove
 from games.models import TURN_TIMES, BotKind, Game, Invitation, Move, Seat, Status, seat_names
 from games.pages import page
+from games.reads import access, invitations, ratings
 
 log = logging.getLogger(__name__)
 
@@ -279,7 +268,7 @@ def _new_invitation(
 ) -> Invitation:
     """The invitation and its e-mail's outbox row, due to the sweep from the start: if its own
     task is lost (the broker down at commit, Redis restarted empty), the sweep sends it. Its
-    e-mail is skipped from the start when the invitee's rules say so (games/invitations.py):
+    e-mail is skipped from the start when the invitee's rules say so (games/reads/invitations.py):
     the invitation itself stands. Call with the inviter's row locked (_lock_user)."""
     invitation = Invitation(
         game=game,

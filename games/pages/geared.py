@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import random
 
-from games import links
 from games.errors import GameError
 from games.geared import engine
 from games.geared.text import describe, with_build_numbers
@@ -13,6 +12,7 @@ from games.geared.viewing import view_event
 from games.models import Game, Notification, Seat
 from games.pages.base import Table
 from games.pages.geared_ui import Selection, board_preview, offer
+from games.reads import links
 
 TARGETS = (300, 500, 1000, 1500, 2000)
 TURN_NOUN = "turn"

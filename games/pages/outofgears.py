@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import random
 
-from games import links
 from games.errors import Conflict, GameError
 from games.models import Game, Move, Notification, Seat
 from games.outofgears import engine
 from games.outofgears.common import COLOURS
 from games.outofgears.text import describe, robot_names
 from games.pages.base import Table
+from games.reads import links
 
 TURN_NOUN = "program"
 MISSED = "your robot defends"

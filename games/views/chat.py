@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import moderation
+from games.actions import moderation
 from games.actions import tables as services
 from games.models import ChatMessage, Game, Report
 from games.views.common import (

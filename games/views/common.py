@@ -6,9 +6,9 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from games import access, ratings
 from games.actions import tables as services
 from games.models import Game
+from games.reads import access, ratings
 
 
 def answer_error(request: HttpRequest, exc: services.GameError, back) -> HttpResponse:

@@ -17,12 +17,14 @@ from django_htmx.http import HttpResponseStopPolling
 
 from accounts.middleware import shows_no_time
 from accounts.models import User
-from games import access, engines, invitations, live, notes, players
+from games import engines, live
+from games.actions import notes
 from games.actions import tables as services
 from games.context_processors import your_turn_count
-from games.links import name_links
 from games.models import Game, Seat, Status, seat_names
 from games.pages import Table, page
+from games.reads import access, invitations, players
+from games.reads.links import name_links
 from games.views.chat import chat_messages
 from games.views.common import (
     ranking_and_places,
@@ -259,7 +261,7 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     except ValueError:
         return HttpResponse("v and c must be the numbers the page shows", status=400)
     # Who may read the game: the page's signed key (no session, the state from the cache), else
-    # the session; the same answer as the event stream's (games/access.py).
+    # the session; the same answer as the event stream's (games/reads/access.py).
     reader = access.game_reader(request, game_id)
     if reader is None:
         raise Http404("There is no such game.")

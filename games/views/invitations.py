@@ -9,10 +9,11 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from games import access, live
+from games import live
 from games.actions import tables as services
 from games.models import Game, Invitation, Status
 from games.pages import page
+from games.reads import access
 from games.views.common import (
     answer_error,
     bad_request,

@@ -14,10 +14,11 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
-from games import live, players
+from games import live
 from games.actions import tables as services
 from games.forms import NewGameForm
 from games.models import Game, Status, table_prefetch
+from games.reads import players
 from games.views.common import bad_request
 
 INVITES_MAX = 7  # a table has at most eight seats, one of them the creator's

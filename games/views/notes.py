@@ -9,7 +9,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from games import notes
+from games.actions import notes
 from games.actions import tables as services
 from games.views.common import visible_game
 

@@ -12,9 +12,9 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
-from games import players, ratings
 from games.errors import GameError
 from games.models import BotKind, Rating
+from games.reads import players, ratings
 from games.views.common import answer_error, bad_request
 
 

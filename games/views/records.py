@@ -13,8 +13,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import records, replay
+from games import records
 from games.actions import tables as services
+from games.reads import replay
 from games.views.common import (
     visible_game,
 )

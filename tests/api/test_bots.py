@@ -22,7 +22,7 @@ from django.utils import timezone
 
 from accounts import bots
 from accounts.models import User
-from games import engines, notifications, ratings, webpush
+from games import engines, notifications, webpush
 from games.actions import tables as services
 from games.geared.bots import greedy_bot
 from games.models import (
@@ -35,6 +35,7 @@ from games.models import (
     RatingChange,
     Status,
 )
+from games.reads import ratings
 from tests.api.conftest import api_client, token_for
 from tests.support.games import client_for, start_geared
 from tests.support.users import PASSWORD, make_user

@@ -12,7 +12,8 @@ from django.db import transaction
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from games import live, moderation
+from games import live
+from games.actions import moderation
 from games.geared.cards import LEVEL
 from games.models import Game, Seat
 from tests.e2e.helpers import DESKTOP, PHONE, log_in

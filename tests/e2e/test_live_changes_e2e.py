@@ -13,7 +13,8 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from games import moderation, vacation
+from games import vacation
+from games.actions import moderation
 from games.actions import tables as services
 from games.models import Game, Status
 from tests import streams

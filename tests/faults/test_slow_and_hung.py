@@ -16,7 +16,8 @@ from django.urls import reverse
 from django.utils import timezone
 
 from config.celery import app as celery_app
-from games import moderation, outbox
+from games import outbox
+from games.actions import moderation
 from games.actions import tables as services
 from games.models import Game, Move, Notification, Status
 from tests.faults.conftest import TIME_LIMIT, reset_publisher

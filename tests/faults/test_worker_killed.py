@@ -12,7 +12,8 @@ import pytest
 
 from config.admin import outbox_figures
 from config.celery import app as celery_app
-from games import moderation, outbox
+from games import outbox
+from games.actions import moderation
 from games.actions import tables as services
 from games.models import Game, Move, Notification
 from tests.notify.helpers import submit_program

@@ -8,7 +8,7 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from games import moderation
+from games.actions import moderation
 from games.actions import tables as services
 from games.models import ChatMessage, Move, Report, Seat
 from tests.support.games import client_for, start_geared

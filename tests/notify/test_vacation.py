@@ -12,7 +12,8 @@ import pytest
 from django.utils import timezone
 
 from accounts import vacation as allowance
-from games import moderation, outbox, vacation
+from games import outbox, vacation
+from games.actions import moderation
 from games.actions import tables as services
 from games.models import Game, ModerationAction, Move, Notification, Outgoing
 from tests.notify.helpers import Note, notes, play_turn, seat_of, seat_to_act, submit_program

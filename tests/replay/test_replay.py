@@ -7,7 +7,7 @@ from games import engines
 from games.actions import tables as services
 from games.geared.bots import greedy_bot
 from games.models import Game, Move, Seat, Status
-from games.replay import moves_of, replay
+from games.reads.replay import moves_of, replay
 
 pytestmark = pytest.mark.django_db
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import moderation
+from games.actions import moderation
 from games.actions import tables as services
 from games.models import Kind
 from tests.stream.test_streams import cookie

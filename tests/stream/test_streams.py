@@ -14,7 +14,8 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.urls import reverse
 
-from games import events, live, moderation
+from games import events, live
+from games.actions import moderation
 from games.actions import tables as services
 from games.models import Game
 from tests.support.games import client_for, start_geared

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from accounts import bots
 from accounts.models import BOT_BY_HAND, User
-from games import moderation
+from games.actions import moderation
 from games.actions import tables as services
 from games.models import ChatMessage, Game, Invitation, Report, Seat, Status
 from tests.support.games import client_for

@@ -14,7 +14,8 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import moderation, vacation
+from games import vacation
+from games.actions import moderation
 from games.actions import tables as services
 from games.models import Game, Status
 from tests.support.games import client_for, start_geared, start_oog

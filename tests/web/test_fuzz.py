@@ -28,7 +28,7 @@ from accounts.models import (
     PushSubscription,
     User,
 )
-from games import moderation
+from games.actions import moderation
 from games.actions import tables as services
 from games.models import ChatMessage, Game, GameNote, Invitation, Kind, Move, Report, Seat
 from tests.support.games import start_geared

@@ -13,9 +13,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import access, live, moderation
+from games import live
+from games.actions import moderation
 from games.actions import tables as services
 from games.models import Seat
+from games.reads import access
 from tests.support.games import client_for, start_geared
 from tests.support.users import PASSWORD
 from tests.web.helpers import advance, greedy_choice, seat_to_act, text

@@ -74,7 +74,7 @@ def test_a_nul_in_an_invitation_is_400_and_invites_nobody(table, alice):
 
 
 def test_a_nul_in_a_report_reason_is_400_and_reports_nothing(game, alice, bob):
-    from games import moderation
+    from games.actions import moderation
 
     message = moderation.post_chat(bob, game.pk, "hello")
     response = client_for(alice).post(

@@ -9,9 +9,10 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import ratings, records
+from games import records
 from games.actions import tables as services
 from games.models import Game, Rating, RatingChange, Status
+from games.reads import ratings
 from tests.support.games import client_for, start_geared
 from tests.web.helpers import advance, greedy_choice, seat_to_act
 

@@ -19,7 +19,7 @@ from games.geared.builds import placement_error
 from games.outofgears.common import GEARS_PER_JUNKYARD_AT_SETUP, GEARS_TO_CIRCUIT
 from games.outofgears.rng import Rng
 from games.outofgears.sharing import share
-from games.rules import RULES_DIR, quick_start
+from games.reads.rules import RULES_DIR, quick_start
 from tests.support.games import client_for, start_geared
 
 pytestmark = pytest.mark.django_db

@@ -17,9 +17,9 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import EmailSuppression
-from games import invitations
 from games.actions import tables as services
 from games.models import Game, Invitation, Kind, Status
+from games.reads import invitations
 from tests.support.games import client_for, start_geared
 from tests.support.users import make_user
 from tests.web.helpers import text

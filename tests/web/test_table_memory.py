@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games import moderation
+from games.actions import moderation
 from games.models import Game, GameNote
 from tests.support.games import client_for, start_geared
 from tests.web.helpers import advance, greedy_choice, post_move, seat_to_act, text
@@ -206,7 +206,7 @@ def test_issue_27_4_hidden_the_notes_are_read_in_one_place_only():
     }
     assert readers == {
         "games/models.py",
-        "games/notes.py",
+        "games/actions/notes.py",
         "games/views/notes.py",
         "games/views/game.py",
     }

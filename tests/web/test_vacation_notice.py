@@ -10,7 +10,8 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games import moderation, vacation
+from games import vacation
+from games.actions import moderation
 from games.models import Game
 from tests.support.games import client_for, start_geared, start_oog
 from tests.support.users import make_user

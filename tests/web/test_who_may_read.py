@@ -17,9 +17,10 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from games import access, moderation
+from games.actions import moderation
 from games.actions import tables as services
 from games.models import Game, Invitation, Seat, Status
+from games.reads import access
 from tests.api.conftest import api_client, token_for
 from tests.support.games import client_for
 from tests.support.users import make_user

@@ -9,7 +9,7 @@ from django.db.models import Exists, Max, OuterRef, Q
 from accounts.models import Follow, User
 from games.errors import Conflict, GameError
 from games.models import Seat, Status, table_seats
-from games.ratings import places_of
+from games.reads.ratings import places_of
 
 GAMES_PER_PAGE = 15
 LAST_PAGE = 200  # deeper than anyone reads; a bound on the offset a URL may ask for
