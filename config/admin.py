@@ -27,6 +27,7 @@ from games.models import (
     Report,
     Status,
 )
+from games.reads import due
 
 # A game owed a step (a resolution, a bot's move) for longer than this is "stuck": the sweep
 # should have repaired it by then (one sweep interval after the grace period).
@@ -70,8 +71,8 @@ def dashboard_figures() -> dict:
         "late_emails": emails["late"] + invitations["late"] + accounts["late"],
         "open_reports": Report.objects.filter(state=Report.State.OPEN).count(),
         "new_users": User.objects.filter(date_joined__gte=now - timedelta(days=7)).count(),
-        "stalled": moderation.stalled_games(now).count(),
-        "stalled_days": moderation.STALLED_AFTER.days,
+        "stalled": due.stalled_games(now).count(),
+        "stalled_days": due.STALLED_AFTER.days,
     }
 
 

@@ -21,7 +21,8 @@ from django.utils import timezone
 from accounts import names
 from accounts.models import User
 from games import engines
-from games.actions.tables import LIMITS, GameError
+from games.actions.tables import LIMITS
+from games.errors import GameError
 from games.interface import IllegalMove
 from games.models import BotKind, Game, Move, Seat, Status
 from games.reads import replay

@@ -39,10 +39,10 @@ def _seeded_tables(request, monkeypatch):
         return
     import random
 
-    from games import services  # lazily: engine tests run without Django
+    from games.actions import tables  # lazily: engine tests run without Django
 
     rng = random.Random(request.node.nodeid)
-    monkeypatch.setattr(services, "table_rng", lambda: rng)
+    monkeypatch.setattr(tables, "table_rng", lambda: rng)
 
 
 @pytest.fixture

@@ -38,7 +38,7 @@ def test_no_private_attribute_of_django_is_used_in_games():
 
 def test_a_game_is_locked_in_one_place():
     """Game.objects.locked (games/models.py) takes a game's row lock; every other module asks
-    it, or services.locked_game, which does."""
+    it, or base.locked_game, which does."""
     found = [
         f"{p.relative_to(GAMES)}: {line.strip()}"
         for p in _sources()
@@ -127,7 +127,7 @@ def test_a_password_is_checked_in_one_place():
 
 
 def test_an_invitation_is_declined_in_one_place():
-    """services.decline_invitation is the one decline (issue 34.10): the table page's Decline
+    """tables.decline_invitation is the one decline (issue 34.10): the table page's Decline
     and the e-mail's decline link both call it; no other module marks an invitation declined
     or puts an address on the suppression list for it."""
     writers = {
@@ -137,7 +137,7 @@ def test_an_invitation_is_declined_in_one_place():
     }
     assert writers == {"actions/tables.py"}
     views = {name: (GAMES / "views" / name).read_text() for name in ("table.py", "invitations.py")}
-    assert all("services.decline_invitation(" in text for text in views.values())
+    assert all("tables.decline_invitation(" in text for text in views.values())
 
 
 def test_the_admins_own_pages_draw_breadcrumbs_as_django_does():
@@ -155,23 +155,21 @@ def test_the_admins_own_pages_draw_breadcrumbs_as_django_does():
 
 # Public functions of the write path that take a user first and are not an action at a table.
 NOT_ACTIONS = {
-    "email_invitation_for",  # reads the invitation behind an e-mail's link: nothing changes
     "check_can_play",  # the door's own check
 }
 
 
 def test_every_action_of_the_write_path_goes_through_the_one_door(db):
-    """Issue 34.6: who may act at a table is `services.acting`'s to decide (check_can_play on
+    """Issue 34.6: who may act at a table is `base.acting`'s to decide (check_can_play on
     the acting user, before anything is read). Every public function of the write path whose
     first parameter is the acting user (a `User`, not a moderator: their actions are the
     admin's, behind its staff check) is wrapped by it; nobody else calls check_can_play."""
     import inspect
 
-    from games.actions import moderation
-    from games.actions import tables as services
+    from tests.support.code import action_modules
 
     missed = []
-    for module in (services, moderation):
+    for module in action_modules():
         for name, fn in inspect.getmembers(module, inspect.isfunction):
             if fn.__module__ != module.__name__ or name.startswith("_") or name in NOT_ACTIONS:
                 continue
@@ -185,7 +183,7 @@ def test_every_action_of_the_write_path_goes_through_the_one_door(db):
         for p in _sources()
         if re.search(r"\bcheck_can_play\(", p.read_text())
     }
-    assert callers == {"actions/tables.py"}  # its definition and `acting`'s call
+    assert callers == {"actions/base.py"}  # its definition and `acting`'s call
 
 
 def test_who_may_read_a_game_is_written_once():
@@ -206,7 +204,7 @@ def test_who_may_read_a_game_is_written_once():
     hashes = {n for n, text in sources.items() if "get_session_auth_hash()" in text}
     assert hashes <= {"reads/access.py", "live.py"}  # live.py: the key's tag of it, never a check
     asked = {n for n, text in sources.items() if re.search(r"\bmay_read(_game)?\(", text)}
-    assert {"actions/tables.py", "views/common.py", "api.py"} <= asked
+    assert {"actions/base.py", "views/common.py", "api.py"} <= asked
 
 
 def _calls_in(tree: ast.Module, name: str) -> set[str]:

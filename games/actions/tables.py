@@ -1,106 +1,42 @@
-"""The one write path: every change to a game goes through here.
-
-Each function runs in one transaction with the game row locked (`Game.objects.locked`), checks the
-client's version where there is one, calls the engine, appends to the move log, saves with
-`update_fields`, and queues side effects (Celery tasks, e-mails) with `transaction.on_commit`.
-"""
+"""A table's life before and after play: create, join, leave, invite (and accept or decline an
+invitation), start, and a rematch, each under the game's lock."""
 
 from __future__ import annotations
 
-import functools
-import logging
 import random
 import secrets
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
-from django.db.models import Case, F, Q, When
 from django.utils import timezone
 
-from accounts.models import BOT_BY_HAND, EmailSuppression, User
-from games import effects, engines, events, live, notifications, outbox, vacation, webpush
+from accounts.models import EmailSuppression, User
+from games import effects, engines, events, live, outbox, webpush
+from games.actions.base import (
+    _after_change,
+    _lock_user,
+    _locked_with_seat,
+    _queue_followups,
+    _readable_locked,
+    _settle,
+    _sync_seats,
+    _touch,
+    acting,
+    locked_game,
+)
 from games.errors import Conflict, Forbidden, GameError, NotFound
-from games.interface import IllegalMove
-from games.models import TURN_TIMES, BotKind, Game, Invitation, Move, Seat, Status, seat_names
+from games.models import TURN_TIMES, BotKind, Game, Invitation, Seat, Status, seat_names
 from games.pages import page
-from games.reads import access, invitations, ratings
-
-log = logging.getLogger(__name__)
+from games.reads import access, invitations
+from games.reads.invitations import email_invitation_for
+from games.reads.seating import rematch_of, seat_of
 
 # The seat counts of each game with its default options (the lobby's form and records read it).
 LIMITS = {kind: eng.seat_range({}) for kind, eng in engines.ENGINES.items()}
-
-__all__ = ["Conflict", "Forbidden", "GameError", "NewGame", "NotFound"]  # and the functions
-
-
-# --- reading -----------------------------------------------------------------------------------
-
-
-def locked_game(game_id: int, *, with_seats: bool = False) -> Game:
-    """The game row, locked until the transaction ends (`Game.objects.locked`); NotFound if
-    there is none. Call inside transaction.atomic(). `with_seats`: its seats and players
-    loaded along (`game.table`), read once the lock is held."""
-    game = Game.objects.locked(game_id, with_seats=with_seats)
-    if game is None:
-        raise NotFound("There is no such game.")
-    return game
-
-
-def seat_of(game: Game, user: User | None) -> Seat | None:
-    if user is None or not user.is_authenticated:
-        return None
-    return next((s for s in game.table if s.user_id == user.pk), None)
-
-
-def former_seat_of(game: Game, user: User | None) -> Seat | None:
-    """The seat this user played until a bot took it (they resigned, or missed too many
-    deadlines): it gives read access to the game (page, log, chat), never a move."""
-    if user is None or not user.is_authenticated:
-        return None
-    return next((s for s in game.table if s.replaced_user_id == user.pk), None)
-
-
-def check_can_play(user: User) -> None:
-    """May this user act at a table now (move, chat, open, join, leave, invite, start, resign,
-    a rematch, a report)? Not a suspended player; not a bot account, but through the API's door
-    with a `bot` token (issue 28.4: `User.plays_by_bot_token`, set by accounts/tokens.py on the
-    token's user and never on a page's). Called by `acting` only."""
-    reason = getattr(user, "suspension_message", None)
-    if reason:
-        raise Forbidden(reason)
-    if getattr(user, "is_bot", False) and not user.plays_by_bot_token:
-        raise Forbidden(BOT_BY_HAND)
-
-
-def acting(action):
-    """The one door of every action at a table (issue 34.6): `check_can_play` on the acting
-    user (the action's first argument) before anything else is read or written, so that no
-    action can forget it. tests/test_code_shape.py checks that every public function of the
-    write path that takes the acting user is one of these."""
-
-    @functools.wraps(action)
-    def checked(user: User, *args, **kwargs):
-        check_can_play(user)
-        return action(user, *args, **kwargs)
-
-    checked.acting = True
-    return checked
-
-
-def _readable_locked(user: User, game_id: int, *, with_seats: bool = False) -> Game:
-    """The game, locked, if this user may read it (access.may_read_game); else NotFound, the
-    answer for a game that does not exist, whatever the action (issue 34.7)."""
-    game = locked_game(game_id, with_seats=with_seats)
-    if not access.may_read_game(game, user):
-        raise NotFound("There is no such game.")
-    return game
-
-
-# --- the lobby: create, join, leave, invite, start ------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -153,11 +89,6 @@ def create_game(creator: User, spec: NewGame) -> Game:
     return game
 
 
-def _lock_user(user: User) -> None:
-    """Serialise one user's requests that check a per-user limit, until the transaction ends."""
-    User.objects.select_for_update().filter(pk=user.pk).values_list("pk", flat=True).first()
-
-
 def _check_robots(game: Game, robots, taken: set[int] = frozenset()) -> list[int]:
     """What a joining player chose of their seat (Out of Gears: robots); empty: at random."""
     return page(game.kind).seat_choice(game, robots, taken)
@@ -188,16 +119,6 @@ def join_game(user: User, game_id: int, *, robots=(), token: str | None = None) 
         if game.rematch_of_id is not None and len(seats) + 1 == game.seat_count:
             game = _start(locked_game(game.pk), user)  # the last seat of a rematch starts it
     return game
-
-
-def _locked_with_seat(user: User, game_id: int, not_found: str) -> tuple[Game, Seat]:
-    """The game, locked, and the user's seat in it; NotFound if they have none (`not_found`
-    for one who may read the game, the missing game's sentence for anyone else)."""
-    game = _readable_locked(user, game_id)
-    seat = seat_of(game, user)
-    if seat is None:
-        raise NotFound(not_found)
-    return game, seat
 
 
 @acting
@@ -342,16 +263,6 @@ def _check_email_invitation(inviter: User, address: str) -> None:
         )
 
 
-def email_invitation_for(user: User, token: str) -> Invitation:
-    """The invitation of an e-mail's link, for this user to look at; nothing changes."""
-    invitation = Invitation.objects.filter(token=token).select_related("game", "inviter").first()
-    if invitation is None:
-        raise NotFound("This invitation link is not valid.")
-    if invitation.user_id is not None and invitation.user_id != user.pk:
-        raise NotFound("This invitation is for someone else.")
-    return invitation
-
-
 @acting
 def accept_email_invitation(user: User, token: str, *, robots=()) -> Game:
     """The Join button behind an invitation e-mail's link (a POST: following the link only
@@ -476,19 +387,6 @@ def _start(game: Game, user: User) -> Game:
     return game
 
 
-# --- a rematch: the same players, one click each ------------------------------------------------
-
-
-def rematch_of(game: Game) -> Game | None:
-    """The rematch offered after this finished game, if any (not one that was called off)."""
-    return (
-        Game.objects.filter(rematch_of=game, imported=False)
-        .exclude(status=Status.ABORTED)
-        .order_by("pk")
-        .first()
-    )
-
-
 @acting
 def rematch(user: User, game_id: int) -> Game:
     """After a finished game, the same table again: the first player to ask opens it, with the
@@ -549,446 +447,3 @@ def _accept_rematch(user: User, game: Game, robots) -> Game:
     taken = {r for s in game.seats.exclude(user=user) for r in s.robots}
     # The one way to take a seat: the last one taken starts the rematch (join_game).
     return join_game(user, game.pk, robots=[] if set(robots) & taken else robots)
-
-
-# --- playing ---------------------------------------------------------------------------------
-
-
-@acting
-def submit_action(
-    user: User,
-    game_id: int,
-    version: int | None,
-    action: object,
-    *,
-    by_kind: dict[str, object] | None = None,
-) -> Game:
-    """A person's move (Geared) or program (Out of Gears), version-checked. `by_kind`: the
-    action as each kind of game's own form reads the POST (parsed without the database), of
-    which the game's kind chooses one. The game is read once, locked, with its seats: the
-    answer's page is drawn from the game returned, and a refusal (GameError) carries the game
-    as it was read (`exc.game`, unchanged) for the answer to show."""
-    with transaction.atomic():
-        # With its seats: the move needs them, and so does the page drawn in answer to it.
-        game = locked_game(game_id, with_seats=True)
-        try:
-            if by_kind is not None:
-                action = by_kind.get(game.kind)
-            if action is None:
-                raise GameError("That is not an action.")
-            seat = seat_of(game, user)
-            if seat is None:
-                if former_seat_of(game, user) is not None:
-                    raise Forbidden("You left this game: a bot plays your seat now.")
-                raise NotFound("There is no such game.")
-            eng = engines.engine(game.kind)
-            _check_version(game, version, eng)
-            return _apply(game, seat, action, Move.Kind.ACTION, eng, game.table)
-        except GameError as exc:
-            exc.game = game
-            raise
-
-
-def _check_version(game: Game, version: int | None, eng: engines.Engine) -> None:
-    if game.status != Status.ACTIVE:
-        raise Conflict("This game is over." if game.is_over else "This game has not started yet.")
-    if version is None:
-        raise GameError("The form is missing the game's version; reload the page.")
-    # Simultaneous turns (Out of Gears' programs): only a new turn makes a page stale.
-    current = game.turn_version if eng.SIMULTANEOUS else game.version
-    if version < current or version > game.version:
-        raise Conflict("The game has moved on since this page was loaded; here it is as it is now.")
-
-
-def _apply(
-    game: Game,
-    seat: Seat,
-    action: object,
-    kind: str,
-    eng: engines.Engine,
-    seats: list[Seat] | None = None,
-) -> Game:
-    """One action of `seat` on the locked game, through the engine; `seats`: the game's seats
-    as read with it under the lock (else they are read here, after the change)."""
-    if not isinstance(action, dict):
-        raise GameError("That is not an action.")
-    if eng.needs_resolution(game.state):
-        raise Conflict("Every program is in; the turn is being resolved.")
-    if not eng.SIMULTANEOUS:
-        to_act = eng.to_act(game.state)
-        if seat.seat_id not in to_act:
-            turn_seat = next(iter(to_act), None)
-            names = seat_names(seats or game.seats.select_related("user", "replaced_user"))
-            raise Conflict(f"It is {names.get(turn_seat, 'another player')}'s turn.")
-    try:
-        state = eng.apply(game.state, seat.seat_id, action)
-    except IllegalMove as exc:
-        raise GameError(exc.message) from None
-    _record(game, seat, kind, action)
-    old_turn = game.turn
-    game.state = state
-    new_turn = eng.turn(state) != old_turn
-    _after_change(game, eng, new_turn=new_turn)
-    seats, step = _settle(game, eng, seats)
-    _save(game)
-    _sync_seats(game, seats, step)
-    if seat.missed_deadlines and kind == Move.Kind.ACTION and not seat.is_bot:
-        seat.missed_deadlines = 0  # "in a row": a move of one's own resets the count
-        Seat.objects.filter(pk=seat.pk).update(missed_deadlines=0)
-    _queue_followups(game, seats, step, mover=seat, new_turn=new_turn)
-    return game
-
-
-def resolve_turn(game_id: int, turn: int) -> bool:
-    """Out of Gears: run turn `turn` once every program is in. Idempotent: False if no-op."""
-    with transaction.atomic():
-        game = Game.objects.locked(game_id)
-        if game is None:
-            return False  # deleted since the task was queued: nothing to resolve
-        if game.status != Status.ACTIVE or game.turn != turn:
-            return False
-        return _resolve(game)
-
-
-def _resolve(game: Game) -> bool:
-    """Resolve the locked game's turn if every program is in (O7–O15)."""
-    eng = engines.engine(game.kind)
-    if not eng.needs_resolution(game.state):
-        return False
-    game.state = eng.resolve(game.state)
-    _record(game, None, Move.Kind.RESOLVE, None)
-    _after_change(game, eng, new_turn=True)
-    seats, step = _settle(game, eng)
-    _save(game)
-    _sync_seats(game, seats, step)
-    _queue_followups(game, seats, step, resolved=True)
-    return True
-
-
-def catch_up(game_id: int) -> int:
-    """The outbox sweep's repair of a game that is owed a step (its `due_since` is old): the
-    resolution of a complete Out of Gears turn, then every bot that must act. Idempotent:
-    each step is checked under the game's row lock. Returns the steps taken."""
-    with transaction.atomic():
-        game = Game.objects.locked(game_id)
-        if game is None or game.status != Status.ACTIVE:
-            return 0
-        resolved = int(_resolve(game))
-    return resolved + play_bots(game_id)
-
-
-def play_bots(game_id: int, *, limit: int = 60) -> int:
-    """Let every bot that must act now act, through the same write path. Returns moves made."""
-    made = 0
-    while made < limit:
-        with transaction.atomic():
-            game = locked_game(game_id, with_seats=True)
-            if game.status != Status.ACTIVE:
-                return made
-            eng = engines.engine(game.kind)
-            to_act = eng.to_act(game.state)
-            seats = game.table
-            bot = next((s for s in seats if s.is_bot and s.seat_id in to_act), None)
-            if bot is None:
-                return made
-            action = engines.bot_action(
-                game.kind, bot.bot, game.state, bot.seat_id, f"{game.seed}:{game.version}"
-            )
-            _apply(game, bot, action, Move.Kind.ACTION, eng, seats)
-            made += 1
-    # Many bot moves in a row (a game of bots): continue in a fresh task, not in this one.
-    effects.enqueue("games.tasks.play_bots", game_id)
-    return made
-
-
-# --- internals -----------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class Step:
-    """What a change leaves the server owing the game, worked out once from the engine (after
-    the change): who must act now, and whether a complete Out of Gears turn waits for its
-    resolution or a bot must play. `due_since`, Seat.to_act and the tasks queued all read it."""
-
-    to_act: frozenset[str]  # the seats that must act now: none unless the game is in play
-    resolve: bool  # every program is in: the turn waits for its resolution
-    bots: bool  # a bot must act (never while a resolution waits)
-
-    @property
-    def due(self) -> bool:
-        return self.resolve or self.bots
-
-
-def _record(game: Game, seat: Seat | None, kind: str, action: dict | None) -> None:
-    game.move_count += 1
-    Move.objects.create(game=game, seq=game.move_count, seat=seat, kind=kind, action=action)
-
-
-def _after_change(game: Game, eng: engines.Engine, *, new_turn: bool) -> None:
-    """Bump the version; on a new turn, restart the clock; at the end, record the result."""
-    game.version += 1
-    game.turn = eng.turn(game.state)
-    if new_turn:
-        game.turn_version = game.version
-        game.deadline = (
-            timezone.now() + timedelta(seconds=game.turn_seconds) if game.turn_seconds else None
-        )
-    if eng.is_over(game.state) and game.status == Status.ACTIVE:
-        game.status = Status.FINISHED
-        game.finished = timezone.now()
-        game.result = eng.result(game.state)
-        game.deadline = None
-        ratings.record_game(game)  # in the game-over transaction: rated once, with the result
-
-
-def _save(game: Game) -> None:
-    game.save(
-        update_fields=[
-            "state",
-            "version",
-            "move_count",
-            "turn",
-            "turn_version",
-            "deadline",
-            "status",
-            "finished",
-            "result",
-            "due_since",
-            "updated",
-        ]
-    )
-
-
-def _settle(
-    game: Game, eng: engines.Engine, seats: list[Seat] | None = None
-) -> tuple[list[Seat], Step]:
-    """The game's seats (those read with it under the lock, else one query) and its Step;
-    `due_since` set when the server now owes the game a step: a complete Out of Gears turn
-    to resolve, or a bot whose turn it is (the outbox that the sweep reads; docs/delivery.md)."""
-    if seats is None:
-        seats = list(game.seats.select_related("user", "replaced_user"))
-    if game.status == Status.ACTIVE:
-        resolve = eng.needs_resolution(game.state)
-        to_act = frozenset(eng.to_act(game.state))
-    else:
-        resolve, to_act = False, frozenset()
-    bots = not resolve and any(s.is_bot and s.seat_id in to_act for s in seats)
-    step = Step(to_act=to_act, resolve=resolve, bots=bots)
-    game.due_since = timezone.now() if step.due else None
-    return seats, step
-
-
-def _sync_seats(game: Game, seats: list[Seat], step: Step) -> None:
-    """Keep Seat.to_act (the "your turn" index) in step with the engine, in one UPDATE of the
-    rows that change, and in the `seats` loaded (a page drawn from them next shows who is away
-    while it waits for them)."""
-    positions = sorted(int(s) for s in step.to_act)
-    should = Q(position__in=positions)
-    Seat.objects.filter(game_id=game.pk).filter(
-        (should & Q(to_act=False)) | (~should & Q(to_act=True))
-    ).update(to_act=Case(When(should, then=True), default=False))
-    live.forget_turns(uid for s in seats for uid in (s.user_id, s.replaced_user_id))
-    for seat in seats:
-        seat.to_act = seat.position in positions
-
-
-def _touch(game: Game) -> None:
-    Game.objects.filter(pk=game.pk).update(version=F("version") + 1, updated=timezone.now())
-    live.forget_game(game.pk)
-    if game.public:
-        live.forget_lobby()  # a seat taken or left: the open table's count
-
-
-def _queue_followups(
-    game: Game,
-    seats: list[Seat],
-    step: Step,
-    *,
-    mover: Seat | None = None,
-    new_turn: bool = False,
-    resolved: bool = False,
-) -> None:
-    """After commit: bots act, a complete Out of Gears turn resolves, players are told. Each
-    is also recorded (`due_since`, Notification rows), so the sweep repairs a lost task."""
-    Note = notifications.Kind
-    game_id, turn = game.pk, game.turn
-    if game.status == Status.FINISHED:
-        # Everyone, the last mover too: the e-mail carries the result (and after a timeout
-        # the "mover" is the absent player, who has not seen the end).
-        notifications.queue(game, Note.GAME_OVER, notifications.human_seats(game), turn=turn)
-        return
-    if game.status != Status.ACTIVE:
-        return
-    if step.resolve:
-        effects.after_commit("games.tasks.resolve_turn", game_id, turn)
-        return
-    if step.bots:
-        effects.after_commit("games.tasks.play_bots", game_id)
-    if resolved:
-        humans = [s for s in seats if s.user_id and not s.bot]
-        notifications.queue(game, Note.TURN_RESOLVED, humans, turn=turn)
-    elif new_turn:
-        waiting = [
-            s
-            for s in seats
-            if s.seat_id in step.to_act
-            and s.user_id
-            and not s.bot
-            and (mover is None or s.pk != mover.pk)
-        ]
-        notifications.queue(game, Note.YOUR_TURN, waiting, turn=turn)
-
-
-# --- who is watching ------------------------------------------------------------------------
-
-# The open page's check for news runs every 2 s: its mark is written at most this often, so
-# that watching costs one small UPDATE per player and 20 s, not one per check.
-WATCH_WRITE_EVERY = timedelta(seconds=20)
-
-
-def mark_seen(seat: Seat, version: int, mark: int) -> None:
-    """Remember what a player has now been shown of their game (the version, and the newest
-    event or turn story), so that the next visit marks what is new: one UPDATE, when changed."""
-    if seat.seen_version != version or seat.seen_mark != mark:
-        Seat.objects.filter(pk=seat.pk).update(seen_version=version, seen_mark=mark)
-        seat.seen_version, seat.seen_mark = version, mark
-
-
-def note_watching(seat_id: int, last: datetime | None, *, now: datetime | None = None) -> None:
-    """The player of this seat has the game's page open (its live check just ran); `last` is the
-    mark already stored. A conditional UPDATE: two checks at once write it once."""
-    now = now or timezone.now()
-    if last is not None and timezone.is_naive(last):  # SQLite's raw cursor: UTC, naive
-        last = timezone.make_aware(last, UTC)
-    if last is not None and now - last < WATCH_WRITE_EVERY:
-        return
-    Seat.objects.filter(pk=seat_id).filter(
-        Q(watched__isnull=True) | Q(watched__lt=now - WATCH_WRITE_EVERY)
-    ).update(watched=now)
-
-
-# --- deadlines, reminders, resigning ---------------------------------------------------------
-
-
-MAX_TIMEOUT_STEPS = 20  # actions a missed turn may take before the one that must end it
-
-
-def expire_turn(game_id: int, turn: int, *, now=None) -> bool:
-    """The deadline of turn `turn` has passed: act for every absent seat through the same write
-    path (Geared: the greedy bot plays; Out of Gears: O19's default programs), count the miss,
-    and after `replace_after` misses in a row put a bot in the seat. Idempotent."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        game = locked_game(game_id)
-        if (
-            game.status != Status.ACTIVE
-            or game.turn != turn
-            or game.deadline is None
-            or game.deadline > now
-        ):
-            return False
-        eng = engines.engine(game.kind)
-        if eng.needs_resolution(game.state):
-            # Nobody is absent: every program is in and only the resolution is missing (its
-            # task was lost). Resolve it now rather than leave the deadline behind us.
-            return _resolve(game)
-        seats = {s.seat_id: s for s in game.seats.select_related("user", "replaced_user")}
-        absent = [seats[sid] for sid in sorted(eng.to_act(game.state), key=int)]
-        if vacation.hold_deadline(game, absent, now):  # a player away: the turn waits
-            return False
-        for seat in absent:
-            # The rules' default for the missed turn (Geared: the greedy bot plays it, perhaps
-            # rearranging first; Out of Gears: O19's default program), bounded: the last step
-            # must end the seat's turn.
-            for step in range(MAX_TIMEOUT_STEPS + 1):
-                if game.status != Status.ACTIVE or seat.seat_id not in eng.to_act(game.state):
-                    break
-                rng = random.Random(f"{game.seed}:{game.version}")
-                last = step == MAX_TIMEOUT_STEPS
-                action = eng.timeout_actions(game.state, rng, last_chance=last).get(seat.seat_id)
-                if action is None:
-                    break
-                _apply(game, seat, action, Move.Kind.TIMEOUT, eng)
-            if not seat.is_bot:
-                seat.missed_deadlines += 1
-                Seat.objects.filter(pk=seat.pk).update(missed_deadlines=seat.missed_deadlines)
-                if seat.missed_deadlines >= game.options.get("replace_after", 3):
-                    replace_with_bot(game, seat, missed=True)
-    return True
-
-
-@acting
-def resign(user: User, game_id: int) -> Game:
-    """A player leaves an active game: a greedy bot takes the seat and the game goes on."""
-    with transaction.atomic():
-        game, seat = _locked_with_seat(user, game_id, "There is no such game.")
-        if game.status != Status.ACTIVE:
-            raise Conflict("Only a game in play can be resigned from.")
-        replace_with_bot(game, seat, missed=False)
-    return game
-
-
-def replace_with_bot(game: Game, seat: Seat, *, missed: bool) -> None:
-    """A greedy bot takes the seat (of the locked, active game) and the game goes on; the
-    others are told, and the player too if they `missed` their deadlines."""
-    user = seat.user
-    seat.bot, seat.replaced_user, seat.user = "greedy", user, None
-    seat.save(update_fields=["bot", "replaced_user", "user"])
-    game.version += 1
-    seats, step = _settle(game, engines.engine(game.kind))
-    game.save(update_fields=["version", "due_since", "updated"])
-    if missed:
-        seat.user = user  # only to address the e-mail; the seat row no longer names them
-        notifications.queue(game, notifications.Kind.REPLACED, [seat], turn=game.turn)
-        seat.user = None
-    others = notifications.human_seats(game, exclude=seat)
-    notifications.queue(
-        game, notifications.Kind.PLAYER_REPLACED, others, turn=game.turn, about=seat.position
-    )
-    _sync_seats(game, seats, step)
-    _queue_followups(game, seats, step)
-
-
-def remind(game_id: int, turn: int, *, now=None) -> int:
-    """Once per turn, when about 80% of the time is gone, remind those who have not played."""
-    now = now or timezone.now()
-    with transaction.atomic():
-        game = locked_game(game_id)
-        if (
-            game.status != Status.ACTIVE
-            or game.turn != turn
-            or not game.deadline
-            or not game.turn_seconds
-            or game.reminded_turn == turn
-            or now < game.deadline - timedelta(seconds=game.turn_seconds * 0.2)
-        ):
-            return 0
-        game.reminded_turn = turn
-        game.save(update_fields=["reminded_turn", "updated"])
-        waiting = [
-            s
-            for s in game.seats.select_related("user", "replaced_user")
-            if s.to_act and s.user_id and not s.bot
-        ]
-        return len(notifications.queue(game, notifications.Kind.REMINDER, waiting, turn=turn))
-
-
-def due_deadlines(now=None) -> tuple[list[tuple[int, int]], list[tuple[int, int]]]:
-    """(game, turn) pairs whose deadline has passed, and those due a reminder (indexed)."""
-    now = now or timezone.now()
-    active = Game.objects.filter(status=Status.ACTIVE, deadline__isnull=False)
-    expired = list(active.filter(deadline__lte=now).values_list("pk", "turn")[:500])
-    # The reminder is due once 80% of the turn's time is gone: deadline - 20% of it <= now.
-    # turn_seconds takes three values, so one indexed range query per value.
-    to_remind: list[tuple[int, int]] = []
-    for seconds in [seconds for seconds, _label in TURN_TIMES if seconds]:
-        to_remind += list(
-            active.filter(
-                turn_seconds=seconds,
-                deadline__gt=now,
-                deadline__lte=now + timedelta(seconds=seconds * 0.2),
-            )
-            .exclude(reminded_turn=F("turn"))
-            .values_list("pk", "turn")[:500]
-        )
-    return expired, to_remind

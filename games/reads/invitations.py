@@ -23,6 +23,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import EmailSuppression, User
+from games.errors import NotFound
 from games.models import Game, Invitation, Status
 
 DEDUPLICATION = timedelta(days=1)
@@ -186,3 +187,13 @@ def _masked(address: str) -> str:
     """The domain of an address another player typed in, not its owner ("c…@example.com")."""
     local, _, domain = address.rpartition("@")
     return f"{local[:1]}…@{domain}"
+
+
+def email_invitation_for(user: User, token: str) -> Invitation:
+    """The invitation of an e-mail's link, for this user to look at; nothing changes."""
+    invitation = Invitation.objects.filter(token=token).select_related("game", "inviter").first()
+    if invitation is None:
+        raise NotFound("This invitation link is not valid.")
+    if invitation.user_id is not None and invitation.user_id != user.pk:
+        raise NotFound("This invitation is for someone else.")
+    return invitation

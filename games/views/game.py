@@ -17,13 +17,12 @@ from django_htmx.http import HttpResponseStopPolling
 
 from accounts.middleware import shows_no_time
 from accounts.models import User
-from games import engines, live
-from games.actions import notes
-from games.actions import tables as services
+from games import engines, errors, live
+from games.actions import moves, notes, watching
 from games.context_processors import your_turn_count
 from games.models import Game, Seat, Status, seat_names
 from games.pages import Table, page
-from games.reads import access, invitations, players
+from games.reads import access, invitations, players, seating
 from games.reads.links import name_links
 from games.views.chat import chat_messages
 from games.views.common import (
@@ -57,7 +56,7 @@ def _render_game(
     query = request.GET if query is None else query
     if fragment is None:
         fragment = bool(request.htmx) and not request.htmx.boosted
-    seat = services.seat_of(game, request.user)
+    seat = seating.seat_of(game, request.user)
     # The poll key goes in the page's #live, which a fragment (or a move's answer) does not
     # carry: signed only for a whole page (games/live.py).
     poll_key = (
@@ -110,7 +109,7 @@ def _render_game(
         context["focus"] = "error"
     template = f"games/{game.kind}.html" + ("#game" if fragment else "")
     if seat is not None:  # what this player has now been shown
-        services.mark_seen(seat, game.version, context.get("mark_now", seat.seen_mark))
+        watching.mark_seen(seat, game.version, context.get("mark_now", seat.seen_mark))
     return render(request, template, context, status=status)
 
 
@@ -167,7 +166,7 @@ def game_context(
     }
     # A player who resigned (or was replaced) keeps reading the table and its chat, as a
     # spectator sees it: their old hand is the bot's now.
-    former = None if seat is not None else services.former_seat_of(game, request.user)
+    former = None if seat is not None else seating.former_seat_of(game, request.user)
     context["former_seat"] = former
     # Spectators who are logged in read the chat too (read only); players write in it. The chat
     # is outside the game's fragment (`#game`): a fragment (htmx, a move's answer) needs none.
@@ -220,7 +219,7 @@ def _game_over_context(
         }
         for i, sid in enumerate(ranking)
     ]
-    offered = services.rematch_of(game)
+    offered = seating.rematch_of(game)
     # "Play again with" (issue 27.2): the lobby's new table form with the game's other players
     # who have an account here ticked to invite; for those who played in it.
     user_id = request.user.pk if request.user.is_authenticated else None
@@ -272,11 +271,11 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
             reader.seat
             and not reader.watch_fresh
             and in_view
-            and live.watching_due(reader.seat, int(services.WATCH_WRITE_EVERY.total_seconds()))
+            and live.watching_due(reader.seat, int(watching.WATCH_WRITE_EVERY.total_seconds()))
         ):
-            services.note_watching(reader.seat, None)
+            watching.note_watching(reader.seat, None)
     elif reader.seat and reader.user_id and in_view:
-        services.note_watching(reader.seat, reader.watched)
+        watching.note_watching(reader.seat, reader.watched)
     response = _poll_answer(reader.version, reader.status, reader.chat, seen, seen_chat)
     if reader.user_id:
         response[YOUR_TURN_HEADER] = str(reader.your_turn)  # the nav's "Your turn · N", kept live
@@ -356,10 +355,10 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
         action = None
     by_kind = _posted_forms(request.POST) if action is None else None
     try:
-        game = services.submit_action(
+        game = moves.submit_action(
             request.user, game_id, _parse_version(request), action, by_kind=by_kind
         )
-    except services.GameError as exc:
+    except errors.GameError as exc:
         game = exc.game
         if game is None or not access.may_read_game(game, request.user):
             game = visible_game(request, game_id)  # a 404 for who may not see it
@@ -411,7 +410,7 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
     game = visible_game(request, game_id, token=request.GET.get("token"))
     if game.status == Status.OPEN:
         return redirect(game)
-    seat = services.seat_of(game, request.user)
+    seat = seating.seat_of(game, request.user)
     me = seat.seat_id if seat else None
     names = seat_names(game.table)
     context = {"game": game, "nav_section": "my_games"}

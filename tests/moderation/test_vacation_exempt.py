@@ -10,7 +10,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import vacation
-from games.actions import tables as services
+from games.actions import deadlines
 from games.models import ModerationAction
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +27,7 @@ def paused_game(game):
     vacation.take(seat.user, timezone.localdate() + timedelta(days=10))
     game.refresh_from_db()
     assert (
-        services.expire_turn(game.pk, game.turn, now=game.deadline + timedelta(seconds=1)) is False
+        deadlines.expire_turn(game.pk, game.turn, now=game.deadline + timedelta(seconds=1)) is False
     )
     game.refresh_from_db()
     return seat
@@ -45,7 +45,7 @@ def test_a_moderator_exempts_a_paused_game_and_its_deadline_runs_again(mod_clien
     assert record.action == "exempt from vacations"
     assert record.reason == "a league game with a fixed end" and record.details["exempt"] is True
     deadline = geared_game.deadline + timedelta(seconds=1)
-    assert services.expire_turn(geared_game.pk, geared_game.turn, now=deadline) is True
+    assert deadlines.expire_turn(geared_game.pk, geared_game.turn, now=deadline) is True
     seat.refresh_from_db()
     assert seat.missed_deadlines == 1
 

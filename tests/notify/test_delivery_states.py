@@ -5,7 +5,7 @@ import pytest
 from django.core import mail
 
 from games import notifications, tasks
-from games.actions import tables as services
+from games.actions import tables
 from games.models import Notification, Seat
 
 pytestmark = pytest.mark.django_db
@@ -13,9 +13,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def queued(alice, bob):
-    game = services.create_game(alice, services.NewGame(kind="geared", seat_count=2, public=True))
-    services.join_game(bob, game.pk)
-    services.start_game(alice, game.pk)  # e-mails are queued, not sent: on_commit never runs
+    game = tables.create_game(alice, tables.NewGame(kind="geared", seat_count=2, public=True))
+    tables.join_game(bob, game.pk)
+    tables.start_game(alice, game.pk)  # e-mails are queued, not sent: on_commit never runs
     game.refresh_from_db()
     seat = Seat.objects.select_related("user").get(game=game, user=bob)
     (note_id,) = notifications.queue(game, Notification.Kind.YOUR_TURN, [seat], turn=99)

@@ -13,9 +13,9 @@ from django.utils import timezone
 
 from accounts import vacation as allowance
 from games import outbox, vacation
-from games.actions import moderation
-from games.actions import tables as services
+from games.actions import deadlines, moderation
 from games.models import Game, ModerationAction, Move, Notification, Outgoing
+from games.reads import due
 from tests.notify.helpers import Note, notes, play_turn, seat_of, seat_to_act, submit_program
 from tests.support.games import start_geared, start_oog
 from tests.support.users import make_user
@@ -53,7 +53,7 @@ def test_geared_the_deadline_waits_for_a_player_away(mailoutbox, alice, bob):
     user = away(absent.user)
     turn, count, deadline = game.turn, moves(game).count(), game.deadline
 
-    assert services.expire_turn(game.pk, turn, now=game.deadline + SECOND) is False
+    assert deadlines.expire_turn(game.pk, turn, now=game.deadline + SECOND) is False
     game.refresh_from_db()
     assert (game.turn, moves(game).count()) == (turn, count), "nobody played for them"
     # The turn resumes at the return with the time it had left when they went away.
@@ -61,10 +61,10 @@ def test_geared_the_deadline_waits_for_a_player_away(mailoutbox, alice, bob):
     absent.refresh_from_db()
     assert (absent.missed_deadlines, absent.bot, absent.user_id) == (0, "", user.pk)
     # Once per pause: the beat does not pick the game again before the return.
-    assert (game.pk, turn) not in services.due_deadlines()[0]
-    assert services.expire_turn(game.pk, turn, now=game.deadline - SECOND) is False
+    assert (game.pk, turn) not in due.due_deadlines()[0]
+    assert deadlines.expire_turn(game.pk, turn, now=game.deadline - SECOND) is False
     # After the return (and the full time), the deadline runs as usual.
-    assert services.expire_turn(game.pk, turn, now=game.deadline + SECOND) is True
+    assert deadlines.expire_turn(game.pk, turn, now=game.deadline + SECOND) is True
     game.refresh_from_db()
     assert game.turn == turn + 1
     assert moves(game, Move.Kind.TIMEOUT).filter(seat=absent).exists()
@@ -74,19 +74,19 @@ def test_coming_back_early_gives_the_time_left_from_now(mailoutbox, alice, bob):
     game = start_geared([alice, bob], turn_seconds=DAY, target=2000)
     user = away(seat_to_act(game).user, days=10)
     left = game.deadline - went(user)
-    services.expire_turn(game.pk, game.turn, now=game.deadline + SECOND)
+    deadlines.expire_turn(game.pk, game.turn, now=game.deadline + SECOND)
     before = timezone.now()
     vacation.come_back(user)
     game.refresh_from_db()
     assert before + left <= game.deadline <= timezone.now() + left
-    assert services.expire_turn(game.pk, game.turn, now=game.deadline + SECOND) is True
+    assert deadlines.expire_turn(game.pk, game.turn, now=game.deadline + SECOND) is True
 
 
 def test_a_new_return_date_moves_the_paused_deadline(mailoutbox, alice, bob):
     game = start_geared([alice, bob], turn_seconds=DAY, target=2000)
     user = away(seat_to_act(game).user, days=10)
     left = game.deadline - went(user)
-    services.expire_turn(game.pk, game.turn, now=game.deadline + SECOND)
+    deadlines.expire_turn(game.pk, game.turn, now=game.deadline + SECOND)
     user = away(user, days=2)
     game.refresh_from_db()
     assert game.deadline == user.away_ends + left
@@ -119,7 +119,7 @@ def test_one_vacation_day_buys_no_more_time_than_it_pauses(mailoutbox, alice, bo
     assert allowance.allowance(user).used == 1
     for game in games:
         deadline = game.deadline
-        assert services.expire_turn(game.pk, game.turn, now=deadline + SECOND) is False
+        assert deadlines.expire_turn(game.pk, game.turn, now=deadline + SECOND) is False
         game.refresh_from_db()
         assert game.deadline == user.away_ends + (deadline - went(user))
         assert game.deadline - user.away_ends <= timedelta(hours=1)  # not three new days
@@ -133,7 +133,7 @@ def test_a_deadline_that_passed_before_the_vacation_is_not_held(mailoutbox, alic
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=30))
     game.refresh_from_db()
     away(absent.user)
-    assert services.expire_turn(game.pk, game.turn, now=timezone.now()) is True
+    assert deadlines.expire_turn(game.pk, game.turn, now=timezone.now()) is True
     absent.refresh_from_db()
     assert absent.missed_deadlines == 1
 
@@ -146,7 +146,7 @@ def test_a_turn_that_began_while_away_gets_its_full_time_at_the_return(mailoutbo
     play_turn(game)  # now it is the away player's turn, begun while they are away
     game.refresh_from_db()
     assert seat_to_act(game).user == user
-    assert services.expire_turn(game.pk, game.turn, now=game.deadline + SECOND) is False
+    assert deadlines.expire_turn(game.pk, game.turn, now=game.deadline + SECOND) is False
     game.refresh_from_db()
     assert game.deadline == user.away_ends + timedelta(seconds=DAY)
 
@@ -155,7 +155,7 @@ def test_a_player_away_who_is_not_to_act_pauses_nothing(mailoutbox, alice, bob):
     game = start_geared([alice, bob], turn_seconds=DAY, target=2000)
     absent = seat_to_act(game)
     away(bob if absent.user == alice else alice)
-    assert services.expire_turn(game.pk, game.turn, now=game.deadline + SECOND) is True
+    assert deadlines.expire_turn(game.pk, game.turn, now=game.deadline + SECOND) is True
 
 
 def test_an_exempt_game_runs_its_deadlines_as_usual(mailoutbox, alice, bob, django_user_model):
@@ -166,7 +166,7 @@ def test_an_exempt_game_runs_its_deadlines_as_usual(mailoutbox, alice, bob, djan
     moderation.set_exempt(moderator, game.pk, True, "a tournament final")
     assert ModerationAction.objects.filter(game=game, action="exempt from vacations").exists()
     game.refresh_from_db()
-    assert services.expire_turn(game.pk, game.turn, now=game.deadline + SECOND) is True
+    assert deadlines.expire_turn(game.pk, game.turn, now=game.deadline + SECOND) is True
     absent.refresh_from_db()
     assert absent.missed_deadlines == 1
 
@@ -181,7 +181,7 @@ def test_oog_the_others_program_and_the_turn_waits_for_the_player_away(mailoutbo
     submit_program(game, alice)  # and may change it while the turn waits
     game.refresh_from_db()
     turn, deadline = game.turn, game.deadline
-    assert services.expire_turn(game.pk, turn, now=game.deadline + SECOND) is False
+    assert deadlines.expire_turn(game.pk, turn, now=game.deadline + SECOND) is False
     game.refresh_from_db()
     assert game.turn == turn and not moves(game, Move.Kind.TIMEOUT).exists()
     assert game.deadline == user.away_ends + (deadline - went(user))
@@ -189,7 +189,7 @@ def test_oog_the_others_program_and_the_turn_waits_for_the_player_away(mailoutbo
 
     vacation.come_back(user)
     game.refresh_from_db()
-    assert services.expire_turn(game.pk, turn, now=game.deadline + SECOND) is True
+    assert deadlines.expire_turn(game.pk, turn, now=game.deadline + SECOND) is True
     game.refresh_from_db()
     assert game.turn == turn + 1, "O19: back, the missing robot defends and the turn resolves"
     assert moves(game, Move.Kind.TIMEOUT).filter(seat=seat_of(game, bob)).exists()
@@ -247,7 +247,7 @@ def test_a_reminder_is_not_sent_while_away_and_not_twice_on_return(mailoutbox, a
     user = away(bob if mover == alice else alice)
     play_turn(game)
     game.refresh_from_db()
-    services.remind(game.pk, game.turn, now=game.deadline - timedelta(hours=1))
+    deadlines.remind(game.pk, game.turn, now=game.deadline - timedelta(hours=1))
     reminder = notes(game, Note.REMINDER, user=user).get()
     assert reminder.state == State.SKIPPED, "the turn's own e-mail waits already"
     vacation.come_back(user)
@@ -262,7 +262,7 @@ def test_a_reminder_waits_if_the_turn_email_went_before_the_vacation(mailoutbox,
     assert len(to(mailoutbox, other)) == 1
     user = away(other)
     game.refresh_from_db()
-    services.remind(game.pk, game.turn, now=game.deadline - timedelta(hours=1))
+    deadlines.remind(game.pk, game.turn, now=game.deadline - timedelta(hours=1))
     reminder = notes(game, Note.REMINDER, user=user).get()
     assert reminder.state == State.PENDING and reminder.next_attempt == user.away_ends
     vacation.come_back(user)

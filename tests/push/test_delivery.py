@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from accounts.models import PushSubscription
 from games import outbox, vacation
-from games.actions import tables as services
+from games.actions import tables
 from games.models import Kind, Notification, Push, Seat, Status
 from tests.notify.helpers import Note, notes, play_turn, seat_to_act, submit_program
 from tests.push.helpers import subscribe
@@ -317,7 +317,7 @@ def test_a_push_whose_task_was_lost_is_sent_by_the_sweep_once(
 
 
 def open_table(creator):
-    return services.create_game(creator, services.NewGame(kind=Kind.OUTOFGEARS, seat_count=3))
+    return tables.create_game(creator, tables.NewGame(kind=Kind.OUTOFGEARS, seat_count=3))
 
 
 def test_an_invitation_by_username_is_pushed_beside_its_email(
@@ -326,7 +326,7 @@ def test_an_invitation_by_username_is_pushed_beside_its_email(
     phone = push_service.device("phone")
     subscribe(bob, phone)
     table = commit(open_table, alice)
-    commit(services.invite, alice, table.pk, "bob")
+    commit(tables.invite, alice, table.pk, "bob")
     [push] = push_service.accepted("phone")
     shown = phone.decrypt(push.body)
     assert shown["title"] == f"“Alice” (alice) invites you: Out of Gears #{table.pk}"
@@ -342,8 +342,8 @@ def test_an_invitation_taken_up_before_its_push_goes_is_not_pushed(
     subscribe(bob, push_service.device("phone"))
     table = commit(open_table, alice)
     with django_capture_on_commit_callbacks(execute=False):  # its task lost
-        services.invite(alice, table.pk, "bob")
-    commit(services.join_game, bob, table.pk, token=table.join_token)
+        tables.invite(alice, table.pk, "bob")
+    commit(tables.join_game, bob, table.pk, token=table.join_token)
     sweep_when_due()
     row = Push.objects.get()
     assert row.state == State.SKIPPED and "taken up" in row.error
@@ -355,7 +355,7 @@ def test_a_rematch_offer_is_pushed(commit, push_service, alice, bob):
     assert game.status == Status.FINISHED
     phone = push_service.device("phone")
     subscribe(bob, phone)
-    new = commit(services.rematch, alice, game.pk)
+    new = commit(tables.rematch, alice, game.pk)
     [push] = push_service.accepted("phone")
     assert phone.decrypt(push.body)["title"] == (
         f"“Alice” (alice) offers a rematch: Geared: Build Your Bike #{new.pk}"

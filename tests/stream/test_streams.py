@@ -15,8 +15,7 @@ from django.db.models import F
 from django.urls import reverse
 
 from games import events, live
-from games.actions import moderation
-from games.actions import tables as services
+from games.actions import moderation, moves
 from games.models import Game
 from tests.support.games import client_for, start_geared
 from tests.support.waiting import wait_for
@@ -194,7 +193,7 @@ def test_the_site_frame_stream_follows_your_turn_count(stream_process, alice, bo
     stream = stream_process.open("/events/me/", headers=cookie(client_for(other)))
     assert stream.status == 200
     assert stream.event_where(lambda e: e.get("event") == "turns")["data"]["your_turn"] == 0
-    services.submit_action(waiting, game.pk, game.version, greedy_choice(game, seat))
+    moves.submit_action(waiting, game.pk, game.version, greedy_choice(game, seat))
     event = stream.event_where(lambda e: e.get("event") == "turns")
     assert event["data"] == {"kind": "turns", "your_turn": 1}
     stream.close()

@@ -13,7 +13,6 @@ from urllib.parse import parse_qs, urlsplit
 from django.test import Client
 from django.urls import reverse
 
-from games.actions import tables as services
 from games.geared import engine
 from games.geared.bots import greedy_bot
 from games.models import Game, Seat
@@ -39,13 +38,13 @@ def greedy_choice(game: Game, seat: Seat, salt: int = 0) -> dict:
 
 
 def advance(game: Game, moves: int) -> Game:
-    """Play `moves` greedy moves through services.submit_action (people's seats only)."""
+    """Play `moves` greedy moves through moves.submit_action (people's seats only)."""
     for _ in range(moves):
         game.refresh_from_db()
         if not game.is_active:
             break
         seat = seat_to_act(game)
-        services.submit_action(seat.user, game.pk, game.version, greedy_choice(game, seat))
+        moves.submit_action(seat.user, game.pk, game.version, greedy_choice(game, seat))
     game.refresh_from_db()
     return game
 

@@ -11,7 +11,7 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from games.actions import tables as services
+from games import errors
 from games.models import Move
 from tests.support.games import client_for, start_geared
 from tests.web.helpers import greedy_choice, seat_to_act
@@ -77,10 +77,10 @@ def test_the_write_path_serialises_two_submissions_of_one_version(alice, bob):
     version, moves = game.version, game.move_count
 
     def submit():
-        return services.submit_action(seat.user, game.pk, version, action)
+        return moves.submit_action(seat.user, game.pk, version, action)
 
     results = at_the_same_moment(submit, submit, submit)
-    refused = [r for r in results if isinstance(r, services.GameError)]
+    refused = [r for r in results if isinstance(r, errors.GameError)]
     applied = [r for r in results if not isinstance(r, Exception)]
     assert len(applied) == 1 and len(refused) == 2, results
     assert all(r.status == 409 for r in refused)

@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 
 from games import records
-from games.actions import tables as services
+from games.actions import deadlines, moves
 from games.models import Game, Rating, RatingChange, Status
 from games.reads import ratings
 from tests.support.games import client_for, start_geared
@@ -22,13 +22,13 @@ pytestmark = pytest.mark.django_db
 def play_out(game: Game) -> Game:
     """To the end: people move greedily; bots (and their queued tasks) through catch_up."""
     for _ in range(3000):
-        services.catch_up(game.pk)
+        moves.catch_up(game.pk)
         game.refresh_from_db()
         if not game.is_active:
             break
         seat = seat_to_act(game)
         if seat.user_id:
-            services.submit_action(seat.user, game.pk, game.version, greedy_choice(game, seat))
+            moves.submit_action(seat.user, game.pk, game.version, greedy_choice(game, seat))
     game.refresh_from_db()
     assert game.status == Status.FINISHED
     return game
@@ -92,7 +92,7 @@ def test_two_bots_of_one_kind_in_a_game_count_as_one_game_of_that_bot(alice):
 
 def test_a_player_who_resigns_is_rated_last_and_their_bot_not_at_all(alice, bob, carol):
     game = start_geared([alice, bob, carol])
-    services.resign(carol, game.pk)
+    deadlines.resign(carol, game.pk)
     game = play_out(game)
     change = RatingChange.objects.get(game=game, rating=rating("geared", carol))
     assert change.place == 3
