@@ -85,8 +85,9 @@ def pytest_runtest_call(item):
 
 
 def _check_records_round_trip() -> None:
-    from games import engines, records
+    from games import engines
     from games.models import Game, Status
+    from games.reads import records
 
     for game in Game.objects.filter(status=Status.FINISHED, seed__isnull=False).prefetch_related(
         "seats"

@@ -15,9 +15,10 @@ from django.utils import timezone
 
 from accounts.models import BOT_BY_HAND, User
 from games import effects, engines, live, notifications
+from games.actions import rating_changes
 from games.errors import Forbidden, NotFound
 from games.models import Game, Move, Seat, Status
-from games.reads import access, ratings
+from games.reads import access
 from games.reads.seating import seat_of
 
 
@@ -116,7 +117,9 @@ def _after_change(game: Game, eng: engines.Engine, *, new_turn: bool) -> None:
         game.finished = timezone.now()
         game.result = eng.result(game.state)
         game.deadline = None
-        ratings.record_game(game)  # in the game-over transaction: rated once, with the result
+        rating_changes.record_game(
+            game
+        )  # in the game-over transaction: rated once, with the result
 
 
 def _save(game: Game) -> None:

@@ -35,9 +35,6 @@ from games.reads import access, invitations
 from games.reads.invitations import email_invitation_for
 from games.reads.seating import rematch_of, seat_of
 
-# The seat counts of each game with its default options (the lobby's form and records read it).
-LIMITS = {kind: eng.seat_range({}) for kind, eng in engines.ENGINES.items()}
-
 
 @dataclass(frozen=True)
 class NewGame:

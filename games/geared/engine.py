@@ -56,7 +56,7 @@ NEW_LABELS = ("new1", "new2", "new3")
 
 
 VERSION = 1  # games/interface.py: bump when old records would replay differently
-# The options new_game reads; a game record keeps these and no others (games/records.py).
+# The options new_game reads; a game record keeps these and no others (games/reads/records.py).
 OPTIONS = frozenset({"target", "names"})
 SIMULTANEOUS = False  # players take turns: any move makes a page stale
 SEATS = (2, 6)

@@ -18,11 +18,11 @@ from django_htmx.http import HttpResponseStopPolling
 from accounts.middleware import shows_no_time
 from accounts.models import User
 from games import engines, errors, live
-from games.actions import moves, notes, watching
+from games.actions import moves, watching
 from games.context_processors import your_turn_count
 from games.models import Game, Seat, Status, seat_names
 from games.pages import Table, page
-from games.reads import access, invitations, players, seating
+from games.reads import access, invitations, notes, players, seating
 from games.reads.links import name_links
 from games.views.chat import chat_messages
 from games.views.common import (

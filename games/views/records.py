@@ -13,8 +13,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import errors, records
-from games.reads import replay, seating
+from games import errors
+from games.actions import record_import
+from games.reads import records, replay, seating
 from games.views.common import (
     visible_game,
 )
@@ -48,7 +49,7 @@ def import_record(request: HttpRequest) -> HttpResponse:
             )
             if not text.strip():
                 raise errors.GameError("Choose a record file or paste one.")
-            game = records.import_record(request.user, text)
+            game = record_import.import_record(request.user, text)
         except RequestDataTooBig:
             error, status = records.size_message(), 413
         except errors.GameError as exc:

@@ -23,7 +23,7 @@ from django.utils import timezone
 from accounts import bots, models
 from accounts.models import User
 from games import engines, notifications, webpush
-from games.actions import deadlines, tables
+from games.actions import deadlines, rating_changes, tables
 from games.geared.bots import greedy_bot
 from games.models import (
     ChatMessage,
@@ -35,7 +35,6 @@ from games.models import (
     RatingChange,
     Status,
 )
-from games.reads import ratings
 from tests.api.conftest import api_client, token_for
 from tests.support.games import client_for, start_geared
 from tests.support.users import PASSWORD, make_user
@@ -397,7 +396,7 @@ def test_28_4_a_game_with_a_bot_account_moves_only_the_bots_rating(alice, bob, f
     changes = RatingChange.objects.filter(game=game)
     assert [c.rating.user_id for c in changes] == [robo.pk]
     bot_rating = Rating.objects.get(kind="geared", user=robo)
-    assert bot_rating.games == 1 and bot_rating.sigma < ratings.MODEL.rating().sigma
+    assert bot_rating.games == 1 and bot_rating.sigma < rating_changes.MODEL.rating().sigma
     alice_after = Rating.objects.get(kind="geared", user=alice)
     assert (alice_after.mu, alice_after.sigma, alice_after.games) == (
         alice_before.mu,

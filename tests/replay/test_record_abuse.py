@@ -16,11 +16,11 @@ from django.core.cache import cache
 from django.test import override_settings
 from django.urls import reverse
 
-from games import engines, records
+from games import engines
 from games.actions import tables
 from games.geared import engine as geared
 from games.models import Game, Move
-from games.reads import replay, seating
+from games.reads import records, replay, seating
 from tests.replay.test_records import finished_oog
 from tests.replay.test_replay import finished_geared
 

@@ -11,9 +11,10 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from games import engines, records
+from games import engines
 from games.actions import moves, tables
 from games.models import Game, Move, Status
+from games.reads import records
 from tests.replay.test_replay import finished_geared
 
 pytestmark = pytest.mark.django_db

@@ -9,10 +9,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import records
-from games.actions import deadlines, moves
+from games.actions import deadlines, moves, rating_changes, record_import
 from games.models import Game, Rating, RatingChange, Status
-from games.reads import ratings
+from games.reads import ratings, records
 from tests.support.games import client_for, start_geared
 from tests.web.helpers import advance, greedy_choice, seat_to_act
 
@@ -44,7 +43,7 @@ def test_the_winner_goes_up_and_the_loser_down_once_the_game_ends(alice, bob):
     winner_seat = game.seats.get(position=int(game.result["winners"][0]))
     loser = bob if winner_seat.user == alice else alice
     won, lost = rating("geared", winner_seat.user), rating("geared", loser)
-    prior = ratings.MODEL.rating()
+    prior = rating_changes.MODEL.rating()
     assert won.mu > prior.mu > lost.mu
     assert won.sigma < prior.sigma and lost.sigma < prior.sigma  # one game taught us something
     assert won.games == lost.games == 1
@@ -52,7 +51,7 @@ def test_the_winner_goes_up_and_the_loser_down_once_the_game_ends(alice, bob):
     changes = RatingChange.objects.filter(game=game)
     assert {c.place for c in changes} == {1, 2}
     # Rated once: a second look at the finished game changes nothing.
-    assert ratings.record_game(game) == []
+    assert rating_changes.record_game(game) == []
     assert RatingChange.objects.filter(game=game).count() == 2
 
 
@@ -106,7 +105,7 @@ def test_an_imported_record_rates_nobody(alice, bob, carol):
     record = records.export(game)
     for seat, name in zip(record["seats"], ("Ann", "Ben"), strict=True):
         seat["name"] = name  # "Alice" and "Bob" are usernames here (issue 22)
-    records.import_record(carol, records.dumps(record))
+    record_import.import_record(carol, records.dumps(record))
     assert list(Rating.objects.values_list("pk", "mu", "sigma", "games")) == before
     assert RatingChange.objects.count() == 2
 
