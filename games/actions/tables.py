@@ -29,8 +29,8 @@ from games.actions.base import (
     locked_game,
 )
 from games.errors import Conflict, Forbidden, GameError, NotFound
+from games.kinds import game_kind
 from games.models import TURN_TIMES, BotKind, Game, Invitation, Seat, Status, seat_names
-from games.pages import page
 from games.reads import access, invitations
 from games.reads.invitations import email_invitation_for
 from games.reads.seating import rematch_of, seat_of
@@ -53,7 +53,7 @@ class NewGame:
 def create_game(creator: User, spec: NewGame) -> Game:
     if spec.kind not in engines.ENGINES:
         raise GameError("Choose Geared or Out of Gears.")
-    options = page(spec.kind).options(spec)  # the game's own settings, checked
+    options = game_kind(spec.kind).options(spec)  # the game's own settings, checked
     low, high = engines.engine(spec.kind).seat_range(options)
     if not low <= spec.seat_count <= high:
         raise GameError(f"This game is for {low} to {high} players.")
@@ -88,7 +88,7 @@ def create_game(creator: User, spec: NewGame) -> Game:
 
 def _check_robots(game: Game, robots, taken: set[int] = frozenset()) -> list[int]:
     """What a joining player chose of their seat (Out of Gears: robots); empty: at random."""
-    return page(game.kind).seat_choice(game, robots, taken)
+    return game_kind(game.kind).seat_choice(game, robots, taken)
 
 
 @acting
@@ -350,7 +350,7 @@ def _start(game: Game, user: User) -> Game:
     game.seed = rng.getrandbits(62)
     options = dict(game.options)
     options["names"] = seat_names(seats)
-    options.update(page(game.kind).start_options(game, seats, rng))  # e.g. robots per seat
+    options.update(game_kind(game.kind).start_options(game, seats, rng))  # e.g. robots per seat
     Seat.objects.bulk_update(seats, ["position", "robots"])
     eng = engines.engine(game.kind)
     game.state = eng.new_game([s.seat_id for s in seats], seed=game.seed, options=options)
