@@ -19,7 +19,6 @@ from accounts.middleware import shows_no_time
 from accounts.models import User
 from games import engines, errors, live
 from games.actions import moves, watching
-from games.context_processors import your_turn_count
 from games.models import Game, Seat, Status, seat_names
 from games.pages import Table, page
 from games.reads import access, invitations, notes, players, seating
@@ -103,7 +102,7 @@ def _render_game(
     context["poll_key"] = poll_key
     if not fragment and turns is None and request.user.is_authenticated:
         # The nav shows the count on every full page: read it once, for the nav and the link.
-        turns = context["nav_your_turn"] = your_turn_count(request.user)
+        turns = context["nav_your_turn"] = live.your_turn(request.user.pk)
     context["next_game_url"] = _next_game_url(game, seat, context["is_my_turn"], turns)
     if error:
         context["focus"] = "error"
@@ -315,7 +314,7 @@ YOUR_TURN_HEADER = "X-Your-Turn"
 
 def _your_turn(request: HttpRequest) -> int | None:
     """The nav's count for an htmx answer (one query, or the cache), None for a visitor."""
-    return your_turn_count(request.user) if request.user.is_authenticated else None
+    return live.your_turn(request.user.pk) if request.user.is_authenticated else None
 
 
 def _with_your_turn(response: HttpResponse, turns: int | None) -> HttpResponse:
