@@ -157,6 +157,8 @@ def test_the_admins_own_pages_draw_breadcrumbs_as_django_does():
 NOT_ACTIONS = {
     "check_can_play",  # the door's own check
     "import_record",  # a record becomes the importer's own finished game: no table to act at
+    "follow",  # a player's own private list: no table
+    "unfollow",
 }
 
 

@@ -13,8 +13,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from games import vacation
-from games.actions import moderation, tables
+from games.actions import moderation, tables, time_off
 from games.models import Game, Status
 from tests import streams
 from tests.e2e.helpers import DESKTOP, WAIT_MS, assert_not_reloaded, log_in, mark_page
@@ -86,13 +85,13 @@ def test_your_turn_in_the_tab_a_vacation_and_an_abort_reach_the_open_pages(
 
     # Alice goes away: both pages say the game is paused for her, instead of "due".
     started = time.monotonic()
-    vacation.take(alice, timezone.localdate() + timedelta(days=5))
+    time_off.take(alice, timezone.localdate() + timedelta(days=5))
     expect(at_bob.locator(".turn-line")).to_contain_text(f"paused: {alice.name} is away until")
     timed("vacation -> the other's page", started)
     expect(at_alice.locator(".turn-line")).to_contain_text("paused: you are away until")
     expect(at_bob.locator(".turn-line")).not_to_contain_text("· due")
     alice.refresh_from_db()
-    vacation.come_back(alice)
+    time_off.come_back(alice)
     expect(at_bob.locator(".turn-line")).to_contain_text("· due")
     expect(at_bob.locator(".turn-line")).not_to_contain_text("paused")
 

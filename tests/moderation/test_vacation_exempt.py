@@ -9,8 +9,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import vacation
-from games.actions import deadlines
+from games.actions import deadlines, time_off
 from games.models import ModerationAction
 
 pytestmark = pytest.mark.django_db
@@ -24,7 +23,7 @@ def moderate(client, game, action: str, reason: str = "a league game with a fixe
 def paused_game(game):
     """The player to act goes away and the deadline passes: the game is paused for them."""
     seat = next(s for s in game.seats.select_related("user") if s.to_act)
-    vacation.take(seat.user, timezone.localdate() + timedelta(days=10))
+    time_off.take(seat.user, timezone.localdate() + timedelta(days=10))
     game.refresh_from_db()
     assert (
         deadlines.expire_turn(game.pk, game.turn, now=game.deadline + timedelta(seconds=1)) is False
@@ -70,6 +69,6 @@ def test_players_cannot_exempt_a_game(client, alice, geared_game):
 
 
 def test_the_admin_lists_vacations(mod_client, alice):
-    vacation.take(alice, timezone.localdate() + timedelta(days=3))
+    time_off.take(alice, timezone.localdate() + timedelta(days=3))
     response = mod_client.get(reverse("admin:accounts_vacation_changelist"))
     assert response.status_code == 200 and "Alice" in response.text

@@ -13,7 +13,7 @@ from django.utils import timezone
 
 from accounts import vacation as allowance
 from games import outbox, vacation
-from games.actions import deadlines, moderation
+from games.actions import deadlines, moderation, time_off
 from games.models import Game, ModerationAction, Move, Notification, Outgoing
 from games.reads import due
 from tests.notify.helpers import Note, notes, play_turn, seat_of, seat_to_act, submit_program
@@ -29,7 +29,7 @@ State = Outgoing.State
 
 def away(user, days: int = 3):
     """`user` goes on vacation now, until `days` days from today."""
-    vacation.take(user, timezone.localdate() + timedelta(days=days))
+    time_off.take(user, timezone.localdate() + timedelta(days=days))
     user.refresh_from_db()
     return user
 
@@ -76,7 +76,7 @@ def test_coming_back_early_gives_the_time_left_from_now(mailoutbox, alice, bob):
     left = game.deadline - went(user)
     deadlines.expire_turn(game.pk, game.turn, now=game.deadline + SECOND)
     before = timezone.now()
-    vacation.come_back(user)
+    time_off.come_back(user)
     game.refresh_from_db()
     assert before + left <= game.deadline <= timezone.now() + left
     assert deadlines.expire_turn(game.pk, game.turn, now=game.deadline + SECOND) is True
@@ -113,7 +113,7 @@ def test_one_vacation_day_buys_no_more_time_than_it_pauses(mailoutbox, alice, bo
         Game.objects.filter(pk=game.pk).update(deadline=timezone.now() + timedelta(hours=1))
         game.refresh_from_db()
         games.append(game)
-    vacation.take(alice, allowance.local_today(alice, timezone.now()))  # today only: one day
+    time_off.take(alice, allowance.local_today(alice, timezone.now()))  # today only: one day
     user = alice
     user.refresh_from_db()
     assert allowance.allowance(user).used == 1
@@ -187,7 +187,7 @@ def test_oog_the_others_program_and_the_turn_waits_for_the_player_away(mailoutbo
     assert game.deadline == user.away_ends + (deadline - went(user))
     assert seat_of(game, bob).missed_deadlines == 0
 
-    vacation.come_back(user)
+    time_off.come_back(user)
     game.refresh_from_db()
     assert deadlines.expire_turn(game.pk, turn, now=game.deadline + SECOND) is True
     game.refresh_from_db()
@@ -215,7 +215,7 @@ def test_the_your_turn_email_waits_for_the_return_and_goes_once(mailoutbox, alic
     assert to(mailoutbox, user) == []
     assert outbox.sweep()["emails"] == 0, "nothing due before the return"
 
-    vacation.come_back(user)
+    time_off.come_back(user)
     note.refresh_from_db()
     assert note.state == State.SENT
     assert len(to(mailoutbox, user)) == 1 and "Your turn" in to(mailoutbox, user)[0].subject
@@ -250,7 +250,7 @@ def test_a_reminder_is_not_sent_while_away_and_not_twice_on_return(mailoutbox, a
     deadlines.remind(game.pk, game.turn, now=game.deadline - timedelta(hours=1))
     reminder = notes(game, Note.REMINDER, user=user).get()
     assert reminder.state == State.SKIPPED, "the turn's own e-mail waits already"
-    vacation.come_back(user)
+    time_off.come_back(user)
     assert len(to(mailoutbox, user)) == 1
 
 
@@ -265,7 +265,7 @@ def test_a_reminder_waits_if_the_turn_email_went_before_the_vacation(mailoutbox,
     deadlines.remind(game.pk, game.turn, now=game.deadline - timedelta(hours=1))
     reminder = notes(game, Note.REMINDER, user=user).get()
     assert reminder.state == State.PENDING and reminder.next_attempt == user.away_ends
-    vacation.come_back(user)
+    time_off.come_back(user)
     reminder.refresh_from_db()
     assert reminder.state == State.SENT and len(to(mailoutbox, user)) == 2
 

@@ -16,7 +16,7 @@ from django.utils import timezone
 
 from accounts.models import PushSubscription
 from games import outbox, vacation
-from games.actions import tables
+from games.actions import tables, time_off
 from games.models import Kind, Notification, Push, Seat, Status
 from tests.notify.helpers import Note, notes, play_turn, seat_to_act, submit_program
 from tests.push.helpers import subscribe
@@ -176,7 +176,7 @@ def test_a_player_on_vacation_is_pushed_on_return_and_mailed_only_if_unreached(
     waiting = the_next(game)
     phone = push_service.device("phone")
     subscribe(waiting, phone)
-    commit(vacation.take, waiting, timezone.localdate() + timedelta(days=3))
+    commit(time_off.take, waiting, timezone.localdate() + timedelta(days=3))
     waiting.refresh_from_db()
     commit(play_turn, game)
 
@@ -185,7 +185,7 @@ def test_a_player_on_vacation_is_pushed_on_return_and_mailed_only_if_unreached(
     assert row.next_attempt == waiting.away_ends
     assert push_service.received == []
 
-    commit(vacation.come_back, waiting)
+    commit(time_off.come_back, waiting)
     assert Push.objects.get().state == State.SENT
     assert len(push_service.accepted("phone")) == 1
     sweep_when_due(Notification)

@@ -14,8 +14,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import vacation
-from games.actions import moderation, tables
+from games.actions import moderation, tables, time_off
 from games.models import Game, Status
 from tests.support.games import client_for, start_geared, start_oog
 from tests.support.users import make_user
@@ -92,14 +91,14 @@ def test_a_vacation_on_and_off_reaches_the_others_pages(alice, bob, carol):
     absent = seat_to_act(game).user
     other = client_for(next(u for u in (alice, bob, carol) if u != absent))
     seen = game.version
-    vacation.take(absent, timezone.localdate() + timedelta(days=5))
+    time_off.take(absent, timezone.localdate() + timedelta(days=5))
     assert changed(other, game, seen)
     page = fragment(other, game)
     assert f"paused: {absent.name} is away until" in page and "· due" not in page
     game.refresh_from_db()
     seen = game.version
     absent.refresh_from_db()
-    vacation.come_back(absent)
+    time_off.come_back(absent)
     assert changed(other, game, seen)
     page = fragment(other, game)
     assert "paused" not in page and "· due" in page
@@ -109,7 +108,7 @@ def test_a_vacation_keeps_an_out_of_gears_program_in_progress_good(alice, bob):
     """The version moves on, but a program is stale only on a new turn (turn_version)."""
     game = timed(start_oog([alice, bob]))
     seen = game.version
-    vacation.take(alice, timezone.localdate() + timedelta(days=5))
+    time_off.take(alice, timezone.localdate() + timedelta(days=5))
     game.refresh_from_db()
     assert game.version > seen and game.turn_version <= seen
 
