@@ -159,6 +159,8 @@ NOT_ACTIONS = {
     "import_record",  # a record becomes the importer's own finished game: no table to act at
     "follow",  # a player's own private list: no table
     "unfollow",
+    "take",  # a player's own vacation, from the profile (games/actions/time_off.py): no table
+    "come_back",
 }
 
 
@@ -260,3 +262,43 @@ def test_a_geared_boards_markup_has_one_copy_its_template():
         if markup.search(line)
     ]
     assert found == []
+
+
+# --- the rooms of games/ (issue 35) ---------------------------------------------------------
+
+WRITES = re.compile(
+    r"\.(save|create|update|delete|bulk_create|bulk_update|get_or_create|update_or_create|"
+    r"select_for_update)\(|\btransaction\.|\bGame\.objects\.locked\("
+)
+
+
+def test_the_reads_and_the_kinds_write_nothing():
+    """Issue 35.1: every change to the database is an action (games/actions/, each under the
+    one lock where it changes a game); games/reads/ and games/kinds/ only read (the cache
+    aside), so that a page or the API can read through them without touching the write path."""
+    found = [
+        f"{p.relative_to(GAMES)}: {line.strip()}"
+        for folder in ("reads", "kinds")
+        for p in sorted((GAMES / folder).rglob("*.py"))
+        for line in p.read_text().splitlines()
+        if WRITES.search(line) and not line.lstrip().startswith("#")
+    ]
+    assert found == []
+
+
+# Split on the packages branch of issue 35.2 (games/admin/, games/models/, games/notifications/):
+# drop this set at the merge.
+NOT_SPLIT_YET = {"admin.py", "models.py", "notifications.py"}
+
+
+def test_no_module_is_over_600_lines_outside_the_engines():
+    """Issue 35: a module a newcomer can read; the rules engines (pure, timed) may be longer."""
+    engines = {"geared", "outofgears", "engines", "migrations"}
+    long = [
+        f"{p.relative_to(GAMES)}: {n}"
+        for p in _sources()
+        if not engines & set(p.relative_to(GAMES).parts)
+        and p.relative_to(GAMES).as_posix() not in NOT_SPLIT_YET
+        and (n := len(p.read_text().splitlines())) > 600
+    ]
+    assert long == []

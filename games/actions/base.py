@@ -98,6 +98,38 @@ class Step:
         return self.resolve or self.bots
 
 
+def _changed(
+    game: Game,
+    eng: engines.Engine,
+    state: dict,
+    *,
+    seat: Seat | None,
+    kind: str,
+    action: dict | None,
+    seats: list[Seat] | None = None,
+) -> None:
+    """The engine's new `state` for the locked game, after `seat`'s `action` (no seat: the
+    resolution of an Out of Gears turn), written in one go: the move recorded, the version
+    bumped (a new turn restarts the clock; the end records the result), the Step worked out and
+    the game saved, the seats' `to_act` in step, the follow-ups queued on commit. `seats`: as
+    read with the game under the lock (else they are read here, after the change)."""
+    resolved = kind == Move.Kind.RESOLVE
+    _record(game, seat, kind, action)
+    new_turn = resolved or eng.turn(state) != game.turn
+    game.state = state
+    _after_change(game, eng, new_turn=new_turn)
+    seats, step = _settle(game, eng, seats)
+    _save(game)
+    _sync_seats(game, seats, step)
+    if seat is not None and seat.missed_deadlines and kind == Move.Kind.ACTION and not seat.is_bot:
+        seat.missed_deadlines = 0  # "in a row": a move of one's own resets the count
+        Seat.objects.filter(pk=seat.pk).update(missed_deadlines=0)
+    if resolved:
+        _queue_followups(game, seats, step, resolved=True)
+    else:
+        _queue_followups(game, seats, step, mover=seat, new_turn=new_turn)
+
+
 def _record(game: Game, seat: Seat | None, kind: str, action: dict | None) -> None:
     game.move_count += 1
     Move.objects.create(game=game, seq=game.move_count, seat=seat, kind=kind, action=action)

@@ -8,16 +8,7 @@ from django.db import transaction
 
 from accounts.models import User
 from games import effects, engines
-from games.actions.base import (
-    _after_change,
-    _queue_followups,
-    _record,
-    _save,
-    _settle,
-    _sync_seats,
-    acting,
-    locked_game,
-)
+from games.actions.base import _changed, acting, locked_game
 from games.errors import Conflict, Forbidden, GameError, NotFound
 from games.interface import IllegalMove
 from games.models import Game, Move, Seat, Status, seat_names
@@ -94,18 +85,7 @@ def _apply(
         state = eng.apply(game.state, seat.seat_id, action)
     except IllegalMove as exc:
         raise GameError(exc.message) from None
-    _record(game, seat, kind, action)
-    old_turn = game.turn
-    game.state = state
-    new_turn = eng.turn(state) != old_turn
-    _after_change(game, eng, new_turn=new_turn)
-    seats, step = _settle(game, eng, seats)
-    _save(game)
-    _sync_seats(game, seats, step)
-    if seat.missed_deadlines and kind == Move.Kind.ACTION and not seat.is_bot:
-        seat.missed_deadlines = 0  # "in a row": a move of one's own resets the count
-        Seat.objects.filter(pk=seat.pk).update(missed_deadlines=0)
-    _queue_followups(game, seats, step, mover=seat, new_turn=new_turn)
+    _changed(game, eng, state, seat=seat, kind=kind, action=action, seats=seats)
     return game
 
 
@@ -125,13 +105,7 @@ def _resolve(game: Game) -> bool:
     eng = engines.engine(game.kind)
     if not eng.needs_resolution(game.state):
         return False
-    game.state = eng.resolve(game.state)
-    _record(game, None, Move.Kind.RESOLVE, None)
-    _after_change(game, eng, new_turn=True)
-    seats, step = _settle(game, eng)
-    _save(game)
-    _sync_seats(game, seats, step)
-    _queue_followups(game, seats, step, resolved=True)
+    _changed(game, eng, eng.resolve(game.state), seat=None, kind=Move.Kind.RESOLVE, action=None)
     return True
 
 

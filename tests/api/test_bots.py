@@ -23,7 +23,7 @@ from django.utils import timezone
 from accounts import bots, models
 from accounts.models import User
 from games import engines, notifications, webpush
-from games.actions import deadlines, rating_changes, tables
+from games.actions import deadlines, moves, rating_changes, tables
 from games.geared.bots import greedy_bot
 from games.models import (
     ChatMessage,
@@ -277,10 +277,10 @@ def test_28_4_a_host_seats_a_bot_from_the_lobby_and_the_bot_is_sent_no_email(ali
     assert "a bot by" in player and 'href="/players/fay/"' in player
 
 
-def _play(game: Game, users: dict[str, User], moves: int = 1) -> Game:
-    """`moves` greedy moves of the people and bot accounts to act, through the write path; a
+def _play(game: Game, users: dict[str, User], count: int = 1) -> Game:
+    """`count` greedy moves of the people and bot accounts to act, through the write path; a
     bot account acts as its `bot` token lets it (the API's authentication marks it so)."""
-    for _ in range(moves):
+    for _ in range(count):
         game.refresh_from_db()
         if not game.is_active:
             break

@@ -13,6 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 from django.test import Client
 from django.urls import reverse
 
+from games.actions import moves
 from games.geared import engine
 from games.geared.bots import greedy_bot
 from games.models import Game, Seat
@@ -37,9 +38,9 @@ def greedy_choice(game: Game, seat: Seat, salt: int = 0) -> dict:
     return greedy_bot(view, legal, random.Random(f"{game.pk}:{game.version}:{salt}"))
 
 
-def advance(game: Game, moves: int) -> Game:
-    """Play `moves` greedy moves through moves.submit_action (people's seats only)."""
-    for _ in range(moves):
+def advance(game: Game, count: int) -> Game:
+    """Play `count` greedy moves through moves.submit_action (people's seats only)."""
+    for _ in range(count):
         game.refresh_from_db()
         if not game.is_active:
             break
