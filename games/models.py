@@ -158,8 +158,8 @@ class Game(models.Model):
     # Replayed from a game record (games/reads/records.py): a finished game with no players of this
     # site, visible to its importer and by its link, and counted in nobody's statistics.
     imported = models.BooleanField(default=False)
-    # The finished game this one is a rematch of: set only by services.rematch, never from what
-    # a player sends (a record's options once carried it, and put a stranger's offer on any
+    # The finished game this one is a rematch of: set only by actions.tables.rematch, never from
+    # what a player sends (a record's options once carried it, and put a stranger's offer on any
     # game's end screen).
     rematch_of = models.ForeignKey(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematches"
@@ -436,7 +436,7 @@ class Invitation(Outgoing):
     created = models.DateTimeField(auto_now_add=True)
     accepted = models.DateTimeField(null=True, blank=True)
     # Turned down: by the invitee's Decline on the table's page, or by the e-mail's decline link
-    # (services.decline_invitation). The host's table shows it; the invitee may still join.
+    # (actions.tables.decline_invitation). The host's table shows it; the invitee may still join.
     declined = models.DateTimeField(null=True, blank=True)
 
     class Meta:

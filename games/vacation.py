@@ -41,11 +41,11 @@ def is_away(user: User | None, now: datetime | None = None) -> bool:
 
 
 def hold_deadline(game: Game, absent: list[Seat], now: datetime) -> bool:
-    """services.expire_turn, under the game's row lock, before it plays for the absent seats:
-    if one of them is a player away on vacation (and the game is not exempt), nobody is played
-    for or counted as missing; the turn's clock stopped when they went away, and it resumes at
-    their return with the time it had left then (the full time per turn if the turn began
-    while they were away). True if it did (the caller then stops). A deadline that had passed
+    """actions.deadlines.expire_turn, under the game's row lock, before it plays for the absent
+    seats: if one of them is a player away on vacation (and the game is not exempt), nobody is
+    played for or counted as missing; the turn's clock stopped when they went away, and it
+    resumes at their return with the time it had left then (the full time per turn if the turn
+    began while they were away). True if it did (the caller then stops). A deadline that had passed
     before the vacation began is not held. Runs once per pause: the deadline it sets is past
     the return, so the beat does not pick the game again until then."""
     if game.vacation_exempt or game.deadline is None:

@@ -120,7 +120,7 @@ def not_owed(invitation: Invitation) -> str:
 def emailed_lately(invitation: Invitation) -> bool:
     """Has this inviter's invitation e-mail to this address gone out (or is one owed) in the
     last day? Then this one sends none: at most one a day, however often repeated. Call with
-    the inviter's row locked (services._lock_user), so that two requests do not both send."""
+    the inviter's row locked (actions.base._lock_user), so that two requests do not both send."""
     address = _address(invitation)
     same = Q(email__iexact=address) | Q(user__email__iexact=address)
     if invitation.user_id:
@@ -156,7 +156,7 @@ def on_the_table(game: Game, viewer: User) -> list[dict]:
     ("pending" or "declined") and `inviter`. Call it for a seated player only: nobody else sees
     who is invited. An address typed in is shown whole to the player who typed it, and with
     its local part hidden to the others (they did not give it); whether an account owns it is
-    never said (services.invite). One query."""
+    never said (actions.tables.invite). One query."""
     rows = []
     seated = {s.user_id for s in game.table if s.user_id}
     invitations = (

@@ -31,7 +31,7 @@ def abort_note(game) -> dict | None:
         .values_list("reason", flat=True)
         .first()
     )
-    # No record: a table its creator called off (services.leave_game), not a moderator.
+    # No record: a table its creator called off (actions.tables.leave_game), not a moderator.
     return {"by_moderator": reason is not None, "reason": (reason or "").strip()}
 
 
