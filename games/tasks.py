@@ -1,4 +1,4 @@
-"""Celery tasks: thin, idempotent wrappers that take ids, re-read, and call games.actions.tables.
+"""Celery tasks: thin, idempotent wrappers that take ids, re-read, and call games.actions.
 
 Every task is queued on commit (never inside the transaction that made the work), serialised
 as JSON, time-limited, and acknowledged late (config/settings.py): a task whose worker dies is
