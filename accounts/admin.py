@@ -14,7 +14,8 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from accounts.models import EmailSuppression, PushSubscription, User, Vacation
-from games import moderation, services
+from games import errors
+from games.actions import moderation
 from games.models import Report
 
 
@@ -180,7 +181,7 @@ class UserAdmin(BaseUserAdmin):
                     moderation.suspend(request.user, target, data["reason"], data["until"])
                 else:
                     moderation.lift_suspension(request.user, target, data["reason"])
-            except services.GameError as exc:
+            except errors.GameError as exc:
                 form.add_error(None, exc.message)
             else:
                 messages.success(request, f"{title}: done for {target.username}.")

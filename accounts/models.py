@@ -118,7 +118,7 @@ class User(AbstractUser):
 
     # Not stored: set on the instance by accounts/tokens.authenticate for a bot account's API
     # call with a `bot` token, the only way a bot account may act at a table
-    # (games.services.check_can_play). A user read for a page or a session is never so marked.
+    # (games.actions.base.check_can_play). A user read for a page or a session is never so marked.
     plays_by_bot_token = False
 
     @property

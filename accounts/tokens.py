@@ -138,7 +138,7 @@ def authenticate(token: str) -> ApiToken | None:
         return None
     if row.is_expired or not row.user.is_active:
         return None
-    # A bot account acts at a table only by a `bot` token (games.services.check_can_play).
+    # A bot account acts at a table only by a `bot` token (games.actions.base.check_can_play).
     row.user.plays_by_bot_token = row.user.is_bot and ApiToken.Scope.BOT in row.scope_set
     now = timezone.now()
     if row.last_used is None or now - row.last_used >= LAST_USED_EVERY:

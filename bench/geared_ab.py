@@ -25,9 +25,11 @@ def load(tree: str):
     for name in [n for n in sys.modules if n == "games" or n.startswith("games.")]:
         del sys.modules[name]
     sys.path.insert(0, tree)
-    # games/engines/geared/ since issue 35.2; an older tree has games/geared/.
+    # games/engines/geared/ since issue 35.2; an older tree has games/engines/geared/.
     package = (
-        "games.engines.geared" if (Path(tree) / "games/engines/geared").is_dir() else "games.geared"
+        "games.engines.geared"
+        if (Path(tree) / "games/engines/geared").is_dir()
+        else "games.engines.geared"
     )
     try:
         engine = importlib.import_module(f"{package}.engine")

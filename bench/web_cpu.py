@@ -144,7 +144,8 @@ def time_posts(
 ) -> float:
     """CPU ms per move/program POST as htmx sends it; the action is chosen (with the engine,
     from the stored state) outside the timed (and profiled) part."""
-    from games import engines, services
+    from games import engines
+    from games.actions import tables as services
     from games.models import Game
 
     eng = engines.engine(kind)

@@ -1,6 +1,6 @@
 """Seeding for the web benchmark (bench/web_bench.py): users, sessions and games, in bulk.
 
-Games are written as games.services.start_game writes them (positions, robots, names, the
+Games are written as games.actions.tables.start_game writes them (positions, robots, names, the
 engine's new_game state, version 1, Seat.to_act) but with bulk_create, so that 110,000 games
 take seconds. Finished games carry a result like the one services._after_change records.
 Call after django.setup() with DATABASE_URL pointing at the bench database.

@@ -15,7 +15,8 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
 
 from accounts.models import User
-from games import moderation, tasks
+from games import tasks
+from games.actions import moderation
 from games.models import (
     AccountMail,
     Digest,
@@ -27,6 +28,7 @@ from games.models import (
     Status,
 )
 from games.notifications import outbox
+from games.reads import due
 
 # A game owed a step (a resolution, a bot's move) for longer than this is "stuck": the sweep
 # should have repaired it by then (one sweep interval after the grace period).
@@ -70,8 +72,8 @@ def dashboard_figures() -> dict:
         "late_emails": emails["late"] + invitations["late"] + accounts["late"],
         "open_reports": Report.objects.filter(state=Report.State.OPEN).count(),
         "new_users": User.objects.filter(date_joined__gte=now - timedelta(days=7)).count(),
-        "stalled": moderation.stalled_games(now).count(),
-        "stalled_days": moderation.STALLED_AFTER.days,
+        "stalled": due.stalled_games(now).count(),
+        "stalled_days": due.STALLED_AFTER.days,
     }
 
 

@@ -389,7 +389,7 @@ GEARTABLE_API_RATE = env_int("GEARTABLE_API_RATE", 120, minimum=1)
 GEARTABLE_API_RATE_SECONDS = env_int("GEARTABLE_API_RATE_SECONDS", 60, minimum=1)
 GEARTABLE_API_BAD_TOKEN_RATE = env_int("GEARTABLE_API_BAD_TOKEN_RATE", 30, minimum=1)
 # A replay keeps the engine's state every this many steps in the cache, so that a view of any
-# step replays at most this many moves (games/replay.py).
+# step replays at most this many moves (games/reads/replay.py).
 GEARTABLE_REPLAY_CHECKPOINT = env_int("GEARTABLE_REPLAY_CHECKPOINT", 25, minimum=1)
 # An e-mail's unsubscribe link works this long (days); after that, the profile page does it.
 GEARTABLE_UNSUBSCRIBE_LINK_DAYS = env_int("GEARTABLE_UNSUBSCRIBE_LINK_DAYS", 365, minimum=1)

@@ -13,12 +13,6 @@ def _icons_url() -> str:
     return static("icons.svg")
 
 
-def your_turn_count(user) -> int:
-    """How many games wait for this player: the nav's "Your turn · N", by the seat's
-    (user, to_act) index, kept in the cache between changes (games/live/cache.py)."""
-    return live.your_turn(user.pk)
-
-
 def nav(request: HttpRequest) -> dict:
     # The icon sprite's URL, resolved once per process instead of once per card on a page.
     icons = {"icons_url": _icons_url()}
@@ -29,7 +23,7 @@ def nav(request: HttpRequest) -> dict:
     # Lazy: a page that never renders the navigation (a fragment) never pays the query.
     return {
         **icons,
-        "nav_your_turn": _Lazy(lambda: your_turn_count(user)),
+        "nav_your_turn": _Lazy(lambda: live.your_turn(user.pk)),
         "suspension_notice": user.suspension_message,
     }
 

@@ -2,14 +2,14 @@ import json
 
 from django import forms
 
+from games.actions.tables import NewGame
 from games.engines.outofgears.common import COLOURS
+from games.kinds import KINDS, game_kind
+from games.kinds.geared import TARGETS
 from games.models import TURN_TIMES, BotKind, Kind
-from games.pages import PAGES, page
-from games.pages.geared import TARGETS
-from games.services import NewGame
 
 # Players per kind of game (and mode), for the page's script: it offers only these.
-SEAT_RANGES = {key: seats for p in PAGES.values() for key, seats in p.seat_ranges().items()}
+SEAT_RANGES = {key: seats for k in KINDS.values() for key, seats in k.seat_ranges().items()}
 
 
 class NewGameForm(forms.Form):
@@ -79,8 +79,8 @@ class NewGameForm(forms.Form):
     def clean(self):
         """Each kind of game with its own settings only, and its own number of players."""
         data = super().clean()
-        if data.get("kind") in PAGES:
-            for field, error in page(data["kind"]).form_errors(data).items():
+        if data.get("kind") in KINDS:
+            for field, error in game_kind(data["kind"]).form_errors(data).items():
                 self.add_error(field, error)
         if data.get("bots", 0) >= data.get("seat_count", 2):
             self.add_error("bots", "Leave at least one seat for a person: yours.")
@@ -95,5 +95,5 @@ class NewGameForm(forms.Form):
             watchable_by_link=d["watchable_by_link"] or d["public"],
             turn_seconds=d["turn_seconds"],
             bots=tuple([d["bot_kind"]] * d["bots"]),
-            **page(d["kind"]).spec_fields(d),
+            **game_kind(d["kind"]).spec_fields(d),
         )

@@ -1,4 +1,4 @@
-"""Celery tasks: thin, idempotent wrappers that take ids, re-read, and call games.services.
+"""Celery tasks: thin, idempotent wrappers that take ids, re-read, and call games.actions.
 
 Every task is queued on commit (never inside the transaction that made the work), serialised
 as JSON, time-limited, and acknowledged late (config/settings.py): a task whose worker dies is
@@ -17,8 +17,9 @@ import logging
 from celery import shared_task
 
 from accounts import mail as account_mail
-from games import services
+from games.actions import deadlines, moves
 from games.notifications import digest, email, outbox, push_delivery
+from games.reads import due
 
 log = logging.getLogger(__name__)
 
@@ -26,19 +27,19 @@ log = logging.getLogger(__name__)
 @shared_task
 def resolve_turn(game_id: int, turn: int) -> bool:
     """Resolve an Out of Gears turn once every program is in; does nothing if already done."""
-    return services.resolve_turn(game_id, turn)
+    return moves.resolve_turn(game_id, turn)
 
 
 @shared_task
 def play_bots(game_id: int) -> int:
     """Every bot that must act now acts, through the same locked, version-checked write path."""
-    return services.play_bots(game_id)
+    return moves.play_bots(game_id)
 
 
 @shared_task
 def catch_up(game_id: int) -> int:
     """The sweep's repair of a game owed a step: its resolution, then its bots."""
-    return services.catch_up(game_id)
+    return moves.catch_up(game_id)
 
 
 def _send(send, row_id: int) -> bool:
@@ -92,19 +93,19 @@ def sweep() -> dict:
 
 @shared_task
 def expire_turn(game_id: int, turn: int) -> bool:
-    return services.expire_turn(game_id, turn)
+    return deadlines.expire_turn(game_id, turn)
 
 
 @shared_task
 def remind(game_id: int, turn: int) -> int:
-    return services.remind(game_id, turn)
+    return deadlines.remind(game_id, turn)
 
 
 @shared_task
 def expire_deadlines() -> dict:
     """Beat, every minute: act on every expired deadline and send the reminders that are due.
     Each game is handled by its own task, so one failing game never blocks the others."""
-    expired, to_remind = services.due_deadlines()
+    expired, to_remind = due.due_deadlines()
     for game_id, turn in expired:
         expire_turn.delay(game_id, turn)
     for game_id, turn in to_remind:

@@ -39,10 +39,10 @@ def _seeded_tables(request, monkeypatch):
         return
     import random
 
-    from games import services  # lazily: engine tests run without Django
+    from games.actions import tables  # lazily: engine tests run without Django
 
     rng = random.Random(request.node.nodeid)
-    monkeypatch.setattr(services, "table_rng", lambda: rng)
+    monkeypatch.setattr(tables, "table_rng", lambda: rng)
 
 
 @pytest.fixture
@@ -85,8 +85,9 @@ def pytest_runtest_call(item):
 
 
 def _check_records_round_trip() -> None:
-    from games import engines, records
+    from games import engines
     from games.models import Game, Status
+    from games.reads import records
 
     for game in Game.objects.filter(status=Status.FINISHED, seed__isnull=False).prefetch_related(
         "seats"

@@ -40,7 +40,7 @@ def test_no_private_attribute_of_django_is_used_in_games():
 
 def test_a_game_is_locked_in_one_place():
     """Game.objects.locked (games/models/game.py) takes a game's row lock; every other module asks
-    it, or services.locked_game, which does."""
+    it, or actions.base.locked_game, which does."""
     found = [
         f"{p.relative_to(GAMES)}: {line.strip()}"
         for p in _sources()
@@ -130,7 +130,7 @@ def test_a_password_is_checked_in_one_place():
 
 
 def test_an_invitation_is_declined_in_one_place():
-    """services.decline_invitation is the one decline (issue 34.10): the table page's Decline
+    """tables.decline_invitation is the one decline (issue 34.10): the table page's Decline
     and the e-mail's decline link both call it; no other module marks an invitation declined
     or puts an address on the suppression list for it."""
     writers = {
@@ -138,9 +138,9 @@ def test_an_invitation_is_declined_in_one_place():
         for p in _sources()
         if re.search(r"declined=|EmailSuppression\.add\(", p.read_text())
     }
-    assert writers == {"services.py"}
+    assert writers == {"actions/tables.py"}
     views = {name: (GAMES / "views" / name).read_text() for name in ("table.py", "invitations.py")}
-    assert all("services.decline_invitation(" in text for text in views.values())
+    assert all("tables.decline_invitation(" in text for text in views.values())
 
 
 def test_the_admins_own_pages_draw_breadcrumbs_as_django_does():
@@ -158,22 +158,26 @@ def test_the_admins_own_pages_draw_breadcrumbs_as_django_does():
 
 # Public functions of the write path that take a user first and are not an action at a table.
 NOT_ACTIONS = {
-    "email_invitation_for",  # reads the invitation behind an e-mail's link: nothing changes
     "check_can_play",  # the door's own check
+    "import_record",  # a record becomes the importer's own finished game: no table to act at
+    "follow",  # a player's own private list: no table
+    "unfollow",
+    "take",  # a player's own vacation, from the profile (games/actions/time_off.py): no table
+    "come_back",
 }
 
 
 def test_every_action_of_the_write_path_goes_through_the_one_door(db):
-    """Issue 34.6: who may act at a table is `services.acting`'s to decide (check_can_play on
+    """Issue 34.6: who may act at a table is `base.acting`'s to decide (check_can_play on
     the acting user, before anything is read). Every public function of the write path whose
     first parameter is the acting user (a `User`, not a moderator: their actions are the
     admin's, behind its staff check) is wrapped by it; nobody else calls check_can_play."""
     import inspect
 
-    from games import moderation, services
+    from tests.support.code import action_modules
 
     missed = []
-    for module in (services, moderation):
+    for module in action_modules():
         for name, fn in inspect.getmembers(module, inspect.isfunction):
             if fn.__module__ != module.__name__ or name.startswith("_") or name in NOT_ACTIONS:
                 continue
@@ -187,7 +191,7 @@ def test_every_action_of_the_write_path_goes_through_the_one_door(db):
         for p in _sources()
         if re.search(r"\bcheck_can_play\(", p.read_text())
     }
-    assert callers == {"services.py"}  # its definition and `acting`'s call
+    assert callers == {"actions/base.py"}  # its definition and `acting`'s call
 
 
 def test_who_may_read_a_game_is_written_once():
@@ -198,7 +202,7 @@ def test_who_may_read_a_game_is_written_once():
     defines = {
         n for n, text in sources.items() if re.search(r"def (may_read|may_watch)\w*\(", text)
     }
-    assert defines == {"access.py"}
+    assert defines == {"reads/access.py"}
     assert not [n for n, text in sources.items() if "may_watch" in text]
     # The poll's query reads the facts and decides nothing: no OR of the rule's clauses.
     assert " OR " not in sources["sql.py"].split("class PollQuery")[1].split("def __call__")[
@@ -207,9 +211,9 @@ def test_who_may_read_a_game_is_written_once():
     # A session's hash is checked by access.session_is_valid only.
     hashes = {n for n, text in sources.items() if "get_session_auth_hash()" in text}
     # live/cache.py: the key's tag of it, never a check
-    assert hashes <= {"access.py", "live/cache.py"}
+    assert hashes <= {"reads/access.py", "live/cache.py"}
     asked = {n for n, text in sources.items() if re.search(r"\bmay_read(_game)?\(", text)}
-    assert {"services.py", "views/common.py", "api/calls.py"} <= asked
+    assert {"actions/base.py", "views/common.py", "api/calls.py"} <= asked
 
 
 def _calls_in(tree: ast.Module, name: str) -> set[str]:
@@ -297,3 +301,37 @@ def test_no_circle_of_imports():
         if module not in index:
             visit(module)
     assert circles == []
+
+
+# --- the rooms of games/ (issue 35) ---------------------------------------------------------
+
+WRITES = re.compile(
+    r"\.(save|create|update|delete|bulk_create|bulk_update|get_or_create|update_or_create|"
+    r"select_for_update)\(|\btransaction\.|\bGame\.objects\.locked\("
+)
+
+
+def test_the_reads_and_the_kinds_write_nothing():
+    """Issue 35.1: every change to the database is an action (games/actions/, each under the
+    one lock where it changes a game); games/reads/ and games/kinds/ only read (the cache
+    aside), so that a page or the API can read through them without touching the write path."""
+    found = [
+        f"{p.relative_to(GAMES)}: {line.strip()}"
+        for folder in ("reads", "kinds")
+        for p in sorted((GAMES / folder).rglob("*.py"))
+        for line in p.read_text().splitlines()
+        if WRITES.search(line) and not line.lstrip().startswith("#")
+    ]
+    assert found == []
+
+
+def test_no_module_is_over_600_lines_outside_the_engines():
+    """Issue 35: a module a newcomer can read; the rules engines (pure, timed) may be longer."""
+    engines = {"geared", "outofgears", "engines", "migrations"}
+    long = [
+        f"{p.relative_to(GAMES)}: {n}"
+        for p in _sources()
+        if not engines & set(p.relative_to(GAMES).parts)
+        and (n := len(p.read_text().splitlines())) > 600
+    ]
+    assert long == []

@@ -1,8 +1,8 @@
 """Moderation in Django's admin, by subject: games, the table's chat and reports, the outbox's
 e-mails, the ratings.
 
-Every action that changes a game or a player goes through games.moderation, which records who
-did what, when and why (ModerationAction), and through the same locked write path as play.
+Every action that changes a game or a player goes through games.actions.moderation, which records
+who did what, when and why (ModerationAction), and through the same locked write path as play.
 Django's autodiscovery imports this package: importing the modules registers their pages.
 """
 

@@ -14,7 +14,8 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from config.admin import stuck_after
-from games import engines, moderation, services
+from games import engines, errors
+from games.actions import moderation
 from games.admin.table import _hide_link
 from games.models import (
     TURN_TIMES,
@@ -24,6 +25,7 @@ from games.models import (
     Seat,
     Status,
 )
+from games.reads import due
 
 
 class StuckFilter(admin.SimpleListFilter):
@@ -46,12 +48,12 @@ class StalledFilter(admin.SimpleListFilter):
     parameter_name = "stalled"
 
     def lookups(self, request, model_admin):
-        days = moderation.STALLED_AFTER.days
+        days = due.STALLED_AFTER.days
         return [("yes", f"No time limit, waiting on a player for over {days} days")]
 
     def queryset(self, request, queryset):
         if self.value() == "yes":
-            return queryset.filter(pk__in=moderation.stalled_games().values("pk"))
+            return queryset.filter(pk__in=due.stalled_games().values("pk"))
         return queryset
 
 
@@ -264,7 +266,7 @@ class GameAdmin(admin.ModelAdmin):
                         moderation.extend_deadline(me, game.pk, data["hours"] or 24, data["reason"])
                     case "replace":
                         if data["seat"] is None:
-                            raise services.GameError("Choose the seat to give to a bot.")
+                            raise errors.GameError("Choose the seat to give to a bot.")
                         moderation.replace_seat(me, data["seat"].pk, data["reason"])
                     case "time_limit":
                         seconds = data["turn_seconds"] or 3 * 86400
@@ -274,7 +276,7 @@ class GameAdmin(admin.ModelAdmin):
                     case "exempt" | "unexempt":
                         exempt = data["action"] == "exempt"
                         moderation.set_exempt(me, game.pk, exempt, data["reason"])
-            except services.GameError as exc:
+            except errors.GameError as exc:
                 form.add_error(None, exc.message)
             else:
                 messages.success(request, f"Done: {dict(ModerateForm.ACTIONS)[data['action']]}.")

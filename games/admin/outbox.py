@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.contrib import admin
 
-from games import moderation
+from games.actions import moderation
 from games.models import (
     AccountMail,
     Digest,

@@ -11,7 +11,8 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
 
-from games import moderation, services
+from games import errors
+from games.actions import moderation
 from games.models import (
     ChatMessage,
     ModerationAction,
@@ -115,7 +116,7 @@ class ReportAdmin(admin.ModelAdmin):
                 moderation.handle_report(
                     request.user, report, data["outcome"], data["reason"], data["until"]
                 )
-            except services.GameError as exc:
+            except errors.GameError as exc:
                 form.add_error(None, exc.message)
             else:
                 messages.success(request, "Report handled.")
@@ -201,7 +202,7 @@ class ChatMessageAdmin(admin.ModelAdmin):
         if request.method == "POST" and form.is_valid():
             try:
                 moderation.hide_message(request.user, message.pk, form.cleaned_data["reason"])
-            except services.GameError as exc:
+            except errors.GameError as exc:
                 form.add_error(None, exc.message)
             else:
                 messages.success(request, "The message is hidden.")

@@ -2,7 +2,7 @@
 
 Its answers come from what the pages read (`access.seen_by`: the engine's seat-filtered view;
 `page(kind).log_context`; `models.chat_messages`) and its writes go through the same
-functions as the pages' POSTs (`services.submit_action`, `moderation.post_chat`), with the same
+functions as the pages' POSTs (`moves.submit_action`, `moderation.post_chat`), with the same
 refusals as `{"detail": sentence}` and their status.
 
 Only a personal access token (`Authorization: Bearer gt_…`, accounts/tokens.py) authenticates a
@@ -31,10 +31,12 @@ from pydantic import Field
 from accounts import tokens
 from accounts.models import ApiToken
 from config.addresses import client_address
-from games import access, moderation, services
+from games import errors
+from games.actions import deadlines, moderation, moves, tables
 from games.forms import NewGameForm
 from games.models import Game, Invitation, Seat, Status, chat_messages, seat_names
 from games.pages import page
+from games.reads import access, seating
 
 MOVE_RATE_NOTE = "Counts against the token's rate like any call."
 
@@ -96,8 +98,8 @@ def _refused(request: HttpRequest, exc: Refusal) -> HttpResponse:
     return _answer(request, exc.status, exc.detail, exc.headers)
 
 
-@api.exception_handler(services.GameError)
-def _game_error(request: HttpRequest, exc: services.GameError) -> HttpResponse:
+@api.exception_handler(errors.GameError)
+def _game_error(request: HttpRequest, exc: errors.GameError) -> HttpResponse:
     headers = {"Retry-After": str(moderation.CHAT_RATE[1])} if exc.status == 429 else None
     return _answer(request, exc.status, exc.message, headers)
 
@@ -230,7 +232,7 @@ def readable_by(user, game_id: int) -> Game:
     answers a page, without the join link): else 404, as for a game that does not exist."""
     game = Game.objects.with_table(game_id)
     if game is None or not access.may_read_game(game, user):
-        raise services.NotFound("There is no such game.")
+        raise errors.NotFound("There is no such game.")
     return game
 
 
@@ -305,7 +307,7 @@ def game_as_seen(user, game_id: int) -> dict:
     (games/api/streams.py): one function, so the two can never differ. NotFound if they may
     not read it."""
     found = readable_by(user, game_id)
-    return _game_out(found, services.seat_of(found, user))
+    return _game_out(found, seating.seat_of(found, user))
 
 
 def game_json(user, game_id: int) -> tuple[str, dict]:
@@ -320,7 +322,7 @@ def game_json(user, game_id: int) -> tuple[str, dict]:
 def legal(request: HttpRequest, game_id: GameId):
     """Every action your seat may take now (none when it is not your turn, or you watch)."""
     found = _readable(request, game_id)
-    seat = services.seat_of(found, _user(request))
+    seat = seating.seat_of(found, _user(request))
     if found.state is None:
         return {"version": found.version, "seat": None, "actions": []}
     seen = access.seen_by(found, seat)
@@ -334,7 +336,7 @@ def log(request: HttpRequest, game_id: GameId):
     found = _readable(request, game_id)
     if found.state is None:
         return {"lines": None, "turns": []}
-    seat = services.seat_of(found, _user(request))
+    seat = seating.seat_of(found, _user(request))
     me = seat.seat_id if seat and seat.position else None
     return page(found.kind).log_context(found, me, seat_names(found.table))
 
@@ -371,8 +373,8 @@ def act(request: HttpRequest, game_id: GameId, body: ActionIn):
     action, 403 a suspended account, 404 no such game of yours, 409 not your turn or a stale
     version). The answer: the game as you now see it."""
     user = _user(request)
-    played = services.submit_action(user, game_id, body.version, body.action)
-    return _game_out(played, services.seat_of(played, user))
+    played = moves.submit_action(user, game_id, body.version, body.action)
+    return _game_out(played, seating.seat_of(played, user))
 
 
 @api.post(
@@ -434,7 +436,7 @@ OPEN_TABLES_LISTED = 50
 @api.get("/lobby", response={200: list[OpenTable], **READS}, summary="Open public tables")
 def lobby(request: HttpRequest):
     """The public tables waiting for players, the newest first (at most 50)."""
-    tables = (
+    open_tables = (
         Game.objects.filter(status=Status.OPEN, public=True)
         .select_related("creator")
         .defer("state")
@@ -450,7 +452,7 @@ def lobby(request: HttpRequest):
             "host": t.creator.name if t.creator else "",
             "created": t.created,
         }
-        for t in tables
+        for t in open_tables
     ]
 
 
@@ -498,17 +500,17 @@ def create(request: HttpRequest, body: NewTableIn):
     data.update({k: v for k, v in body.dict().items() if v is not None})
     form = NewGameForm(data)
     if not form.is_valid():
-        errors = [e for field_errors in form.errors.values() for e in field_errors]
-        raise services.GameError(" ".join(errors[:3]))
+        problems = [e for field_errors in form.errors.values() for e in field_errors]
+        raise errors.GameError(" ".join(problems[:3]))
     user = _user(request)
-    made = services.create_game(user, form.spec())
-    return Answer(201, _game_out(made, services.seat_of(made, user)))
+    made = tables.create_game(user, form.spec())
+    return Answer(201, _game_out(made, seating.seat_of(made, user)))
 
 
 def _table_step(request: HttpRequest, game_id: int, step) -> dict:
     user = _user(request)
     changed = step(user)
-    return _game_out(changed, services.seat_of(changed, user))
+    return _game_out(changed, seating.seat_of(changed, user))
 
 
 @api.post("/games/{game_id}/join", auth=PLAY, response={200: GameOut, **WRITES}, summary="Join")
@@ -517,27 +519,27 @@ def join(request: HttpRequest, game_id: GameId, body: JoinIn):
     return _table_step(
         request,
         game_id,
-        lambda user: services.join_game(user, game_id, robots=body.robots, token=body.token),
+        lambda user: tables.join_game(user, game_id, robots=body.robots, token=body.token),
     )
 
 
 @api.post("/games/{game_id}/start", auth=PLAY, response={200: GameOut, **WRITES}, summary="Start")
 def start(request: HttpRequest, game_id: GameId):
     """The host starts the table (empty seats go to bots, as on the page)."""
-    return _table_step(request, game_id, lambda user: services.start_game(user, game_id))
+    return _table_step(request, game_id, lambda user: tables.start_game(user, game_id))
 
 
 @api.post("/games/{game_id}/resign", auth=PLAY, response={200: GameOut, **WRITES}, summary="Resign")
 def resign(request: HttpRequest, game_id: GameId):
     """Leave a game in play: a bot takes your seat; you can still read the game."""
-    return _table_step(request, game_id, lambda user: services.resign(user, game_id))
+    return _table_step(request, game_id, lambda user: deadlines.resign(user, game_id))
 
 
 @api.post("/games/{game_id}/leave", auth=PLAY, response={200: Detail, **WRITES}, summary="Leave")
 def leave(request: HttpRequest, game_id: GameId):
     """Leave a table that has not started: your seat is free again. The host leaving closes
     the table (nobody else can start it). A game in play is left by resigning."""
-    services.leave_game(_user(request), game_id)
+    tables.leave_game(_user(request), game_id)
     return {"detail": "You left the table."}
 
 
@@ -549,14 +551,14 @@ def rematch(request: HttpRequest, game_id: GameId):
     player to ask opens it and every other player is invited; the others accept by the same
     call (or the invitation), and it starts by itself once the last one has. The answer is the
     rematch."""
-    return _table_step(request, game_id, lambda user: services.rematch(user, game_id))
+    return _table_step(request, game_id, lambda user: tables.rematch(user, game_id))
 
 
 @api.post("/games/{game_id}/invite", auth=PLAY, response={201: Invited, **WRITES}, summary="Invite")
 def invite(request: HttpRequest, game_id: GameId, body: InviteIn):
     """Invite a player by username or an address by e-mail to your open table, under the
     page's rules (their switches, the daily limits)."""
-    services.invite(_user(request), game_id, body.who[:254])
+    tables.invite(_user(request), game_id, body.who[:254])
     return Answer(201, {"detail": "Invited."})
 
 

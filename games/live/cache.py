@@ -7,7 +7,7 @@ and, where the cache is shared by every process (Redis: `CACHE_URL`), without th
 - **The poll key.** The page carries a key signed with SECRET_KEY (`issue`): the game, the
   viewer's user id (0 for a visitor), the seat whose "watching" mark the check keeps fresh, and
   a short tag of the user's session auth hash (`_auth_tag`: it changes with the password),
-  and the viewer's ties to the game (games/access.py `Ties`: seated, invited, importer, holds
+  and the viewer's ties to the game (games/reads/access.py `Ties`: seated, invited, importer, holds
   the link). It is issued only to whom the page was shown, so it proves what the session
   would: that this viewer may see the game's version and status (which hide nothing). It
   answers only while it is younger than `KEY_MAX_AGE` (minutes), its user is active with the
@@ -78,7 +78,7 @@ def user_tag(user) -> str:
 def issue(game_id: int, user, watch_seat_id: int | None, ties: int = 0) -> str:
     """The poll key of a page shown to `user` (None or anonymous: a visitor); `watch_seat_id`:
     the user's own seat, whose "watching" mark the check keeps fresh, else None; `ties`: what
-    tied them to the game then (games/access.py, `Ties.bits`), weighed again at each check."""
+    tied them to the game then (games/reads/access.py, `Ties.bits`), weighed again at each check."""
     user_id = user.pk if user is not None and user.is_authenticated else 0
     payload = [game_id, user_id or 0, (user_id and watch_seat_id) or 0, user_tag(user), ties]
     return signing.dumps(payload, salt=KEY_SALT, compress=False)

@@ -36,10 +36,10 @@ from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 
 from accounts.models import User
 from config.addresses import client_address
-from games import access
 from games.live import cache as live
 from games.live import events
 from games.models import Status
+from games.reads import access
 
 log = logging.getLogger(__name__)
 

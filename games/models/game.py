@@ -154,7 +154,7 @@ class Game(models.Model):
     updated = models.DateTimeField(auto_now=True)
     started = models.DateTimeField(null=True, blank=True)
     finished = models.DateTimeField(null=True, blank=True)
-    # Replayed from a game record (games/records.py): a finished game with no players of this
+    # Replayed from a game record (games/reads/records.py): a finished game with no players of this
     # site, visible to its importer and by its link, and counted in nobody's statistics.
     imported = models.BooleanField(default=False)
     # The finished game this one is a rematch of: set only by services.rematch, never from what

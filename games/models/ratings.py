@@ -11,8 +11,8 @@ from games.models.game import BotKind, Game, Kind
 
 class Rating(models.Model):
     """A player's (or a bot kind's) skill at one game, as OpenSkill's Plackett-Luce model keeps
-    it (games/ratings.py): `mu` the estimate, `sigma` its uncertainty. Bots are rated too, so a
-    new player can see how they compare with the greedy bot."""
+    it (games/reads/ratings.py): `mu` the estimate, `sigma` its uncertainty. Bots are rated too, so
+    a new player can see how they compare with the greedy bot."""
 
     kind = models.CharField(max_length=16, choices=Kind.choices)
     user = models.ForeignKey(

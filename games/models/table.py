@@ -29,7 +29,7 @@ class GameNote(models.Model):
     """A player's private note on a game (plans, what was discarded): shown to its writer only,
     never to the other players, spectators, the fragments, the e-mails or the game's record.
     Not a change to the game: written outside the locked write path, and the game's version
-    does not move (games/notes.py)."""
+    does not move (games/actions/notes.py)."""
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
     user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")

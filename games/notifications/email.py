@@ -14,7 +14,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from games import invitations, vacation
+from games import vacation
 from games.models import (
     Game,
     Invitation,
@@ -26,6 +26,7 @@ from games.notifications import outbox
 from games.notifications.queueing import PREFERENCE, Kind, finishing, unwanted
 from games.notifications.unsubscribe import unsubscribe_token
 from games.pages import page
+from games.reads import invitations
 
 log = logging.getLogger(__name__)
 
@@ -204,7 +205,7 @@ def send_invitation(invitation_id: int) -> bool:
     game = invitation.game
     headers = {"Message-ID": message_id(invitation)}
     decline = unsubscribe = None
-    # The invitee's rules again (games/invitations.py): preferences and the suppression list
+    # The invitee's rules again (games/reads/invitations.py): preferences and the suppression list
     # may have changed since it was written; and the table's: cancelled, started, taken up.
     reason = invitations.email_unwanted(invitation)
     if not reason and not finishing(invitation):
@@ -227,7 +228,7 @@ def send_invitation(invitation_id: int) -> bool:
     context = {
         "game": game,
         # User text in the e-mail a spammer would want: quoted, and never link-like; to an
-        # address typed in, the username only (games/invitations.py).
+        # address typed in, the username only (games/reads/invitations.py).
         "inviter": invitations.inviter_name(invitation.inviter, to_player=name is not None),
         "name": name,
         "link": link,

@@ -9,7 +9,7 @@ from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
 
-from games import invitations, vacation
+from games import vacation
 from games.models import (
     Invitation,
     Notification,
@@ -21,6 +21,7 @@ from games.notifications import outbox
 from games.notifications import push as webpush
 from games.notifications.email import _context, _zone
 from games.notifications.queueing import Kind, _overtaken, finishing
+from games.reads import invitations
 
 log = logging.getLogger(__name__)
 
@@ -75,7 +76,7 @@ def deliver_push(push_id: int) -> bool:
 
 def _deliver_invitation_push(push: Push) -> bool:
     """A push of an invitation (by username, or a rematch offer), beside its e-mail, which
-    keeps its own rules (games/invitations.py): not sent once the table is taken or gone."""
+    keeps its own rules (games/reads/invitations.py): not sent once the table is taken or gone."""
     invitation = push.invitation
     reason = ""
     if push.subscription is None:

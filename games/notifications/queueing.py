@@ -142,7 +142,7 @@ def _overtaken(note: Notification, row: Notification | Push) -> str:
 
 def is_watching(game_id: int, user_id: int, *, now=None) -> bool:
     """Has this player's open page of the game checked for news within
-    GEARTABLE_WATCHING_SECONDS (games.services.note_watching), or has its open stream marked
+    GEARTABLE_WATCHING_SECONDS (games.actions.watching.note_watching), or has its open stream marked
     them watching (games.live.cache.mark_watching)? Then they see the news there."""
     window = settings.GEARTABLE_WATCHING_SECONDS
     if not window:

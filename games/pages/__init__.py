@@ -1,10 +1,12 @@
-"""One home per game on the web side, registered by kind as the engines are (games/engines/).
+"""How each game is drawn, registered by kind as the engines are (games/engines/__init__.py).
 
-Each module (games/pages/geared.py, games/pages/outofgears.py) holds what only its game has:
-its settings in the lobby, what a player chooses of their seat, the game page's context, the
-move form's parsing, the log and e-mail sentences, the story. Views, services and notifications
-keep only what both games share and call the module through `page(kind)`, never by testing the
-kind. A third game adds an engine package, a module here, its templates and one line below.
+Each module (games/pages/geared.py, games/pages/outofgears.py) holds what only its game draws:
+the table's and the game page's context, the move form's parsing, the log and e-mail sentences,
+the story. What the write path needs of a game kind (its lobby settings, the seat choice, its
+start options) is games/kinds/, which this package never needs and never imports back. Views, the
+API and notifications keep only what both games share and call the module through `page(kind)`,
+never by testing the kind. A third game adds an engine package, a module here and one in
+games/kinds/, its templates and one line below.
 """
 
 from __future__ import annotations

@@ -1,20 +1,16 @@
-"""Geared on the web: its lobby settings, its page (hand, builds, the confirm step), its log and
+"""Geared on the web: its table's page, its page (hand, builds, the confirm step), its log and
 its e-mail lines. The selection a player builds up by taps lives in games/pages/geared_ui.py."""
 
 from __future__ import annotations
 
-import random
-
-from games import links
 from games.engines.geared import engine
 from games.engines.geared.text import describe, with_build_numbers
 from games.engines.geared.viewing import view_event
-from games.errors import GameError
-from games.models import Game, Notification, Seat
+from games.models import Game, Notification
 from games.pages.base import Table
 from games.pages.geared_ui import Selection, board_preview, offer
+from games.reads import links
 
-TARGETS = (300, 500, 1000, 1500, 2000)
 TURN_NOUN = "turn"
 MISSED = "a bot plays for you"
 # The notes box's hint (templates/games/_notes.html): what a Geared player might jot down.
@@ -22,42 +18,6 @@ NOTES_HINT = "Plans, what was discarded, who holds a Steal…"
 
 
 # --- the lobby ---------------------------------------------------------------------------------
-
-
-def options(spec) -> dict:
-    if spec.advanced:
-        raise GameError("Only Out of Gears has an advanced mode.")
-    if spec.target not in TARGETS:
-        raise GameError("Choose a target score from the list.")
-    return {"target": spec.target}
-
-
-def seat_ranges() -> dict[str, list[int]]:
-    return {"geared": list(engine.SEATS)}
-
-
-def form_errors(data: dict) -> dict[str, str]:
-    errors = {}
-    if data.get("advanced"):
-        errors["advanced"] = "Only Out of Gears has an advanced mode."
-    if data.get("robots"):
-        errors["robots"] = "Robots are for Out of Gears; Geared has none."
-    low, high = engine.SEATS
-    if "seat_count" in data and not low <= data["seat_count"] <= high:
-        errors["seat_count"] = f"Geared: Build Your Bike is for {low} to {high} players."
-    return errors
-
-
-def spec_fields(data: dict) -> dict:
-    return {"target": data["target"], "advanced": False, "robots": ()}
-
-
-def seat_choice(game: Game, robots, taken: set[int]) -> list[int]:
-    return []  # a Geared seat has nothing to choose
-
-
-def start_options(game: Game, seats: list[Seat], rng: random.Random) -> dict:
-    return {}
 
 
 def table_context(game: Game) -> dict:

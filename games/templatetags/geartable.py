@@ -5,8 +5,8 @@ from django.conf import settings
 from django.template.loader import get_template
 from django.utils.safestring import SafeString, mark_safe
 
-from games import links
 from games.models import ModerationAction, Status
+from games.reads import links
 
 register = template.Library()
 
@@ -14,7 +14,7 @@ register = template.Library()
 @register.simple_tag
 def cached_url(name: str, *args) -> str:
     """`{% cached_url 'game_log' game.pk %}`: `{% url %}`, for a route of ours whose arguments
-    are ids (or none), reversed once per process (games/links.py)."""
+    are ids (or none), reversed once per process (games/reads/links.py)."""
     return links.url(name, *args)
 
 
@@ -31,7 +31,7 @@ def abort_note(game) -> dict | None:
         .values_list("reason", flat=True)
         .first()
     )
-    # No record: a table its creator called off (services.leave_game), not a moderator.
+    # No record: a table its creator called off (actions.tables.leave_game), not a moderator.
     return {"by_moderator": reason is not None, "reason": (reason or "").strip()}
 
 

@@ -17,7 +17,7 @@ from django.urls import reverse
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
-from games import links
+from games.reads import links
 
 THEME = "#1a63d6"  # --accent in static/css/site.css
 BACKGROUND = "#f6f4ef"  # --bg

@@ -8,8 +8,10 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_http_methods, require_POST
 
-from games import moderation, services
+from games import errors
+from games.actions import moderation
 from games.models import ChatMessage, chat_messages
+from games.reads import seating
 from games.views.common import (
     visible_game,
 )
@@ -18,7 +20,7 @@ from games.views.common import (
 def _chat_response(request, game_id: int, *, error: str = "", notice: str = "", status=200):
     """The chat log: for whoever may watch the game (players write, the others read)."""
     game = visible_game(request, game_id, token=request.GET.get("token"))
-    seat = services.seat_of(game, request.user)
+    seat = seating.seat_of(game, request.user)
     if not request.htmx and request.method == "POST":
         if error:
             messages.error(request, error)
@@ -31,7 +33,7 @@ def _chat_response(request, game_id: int, *, error: str = "", notice: str = "", 
         "chat_error": error,
         "chat_notice": notice,
         "chat_read_only": seat is None or request.user.is_bot,  # a bot chats by the API
-        "former_seat": None if seat else services.former_seat_of(game, request.user),
+        "former_seat": None if seat else seating.former_seat_of(game, request.user),
     }
     return render(request, "games/chat.html#log", context, status=status)
 
@@ -43,7 +45,7 @@ def chat(request: HttpRequest, game_id: int) -> HttpResponse:
     if request.method == "POST":
         try:
             moderation.post_chat(request.user, game_id, request.POST.get("text", ""))
-        except services.GameError as exc:
+        except errors.GameError as exc:
             if exc.status == 404:
                 raise Http404(exc.message) from None
             return _chat_response(request, game_id, error=exc.message, status=exc.status)
@@ -57,7 +59,7 @@ def chat_report(request: HttpRequest, game_id: int, message_id: int) -> HttpResp
         raise Http404("There is no such message.")
     try:
         moderation.report_message(request.user, message_id, request.POST.get("reason", ""))
-    except services.GameError as exc:
+    except errors.GameError as exc:
         if exc.status == 404:
             raise Http404(exc.message) from None
         return _chat_response(request, game_id, error=exc.message, status=exc.status)

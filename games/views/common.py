@@ -6,11 +6,12 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
-from games import access, ratings, services
+from games import errors
 from games.models import Game
+from games.reads import access, ratings
 
 
-def answer_error(request: HttpRequest, exc: services.GameError, back) -> HttpResponse:
+def answer_error(request: HttpRequest, exc: errors.GameError, back) -> HttpResponse:
     """A refusal as the HTTP answer a page's form gets: a 404 page for what this visitor may
     not know exists, otherwise back to `back` with the sentence shown there."""
     if exc.status == 404:

@@ -17,12 +17,13 @@ from django_htmx.http import HttpResponseStopPolling
 
 from accounts.middleware import shows_no_time
 from accounts.models import User
-from games import access, engines, invitations, notes, players, services
-from games.context_processors import your_turn_count
-from games.links import name_links
+from games import engines, errors
+from games.actions import moves, watching
 from games.live import cache as live
 from games.models import Game, Seat, Status, chat_messages, seat_names
 from games.pages import Table, page
+from games.reads import access, invitations, notes, players, seating
+from games.reads.links import name_links
 from games.views.common import (
     ranking_and_places,
     visible_game,
@@ -54,7 +55,7 @@ def _render_game(
     query = request.GET if query is None else query
     if fragment is None:
         fragment = bool(request.htmx) and not request.htmx.boosted
-    seat = services.seat_of(game, request.user)
+    seat = seating.seat_of(game, request.user)
     # The poll key goes in the page's #live, which a fragment (or a move's answer) does not
     # carry: signed only for a whole page (games/live/cache.py).
     poll_key = (
@@ -101,13 +102,13 @@ def _render_game(
     context["poll_key"] = poll_key
     if not fragment and turns is None and request.user.is_authenticated:
         # The nav shows the count on every full page: read it once, for the nav and the link.
-        turns = context["nav_your_turn"] = your_turn_count(request.user)
+        turns = context["nav_your_turn"] = live.your_turn(request.user.pk)
     context["next_game_url"] = _next_game_url(game, seat, context["is_my_turn"], turns)
     if error:
         context["focus"] = "error"
     template = f"games/{game.kind}.html" + ("#game" if fragment else "")
     if seat is not None:  # what this player has now been shown
-        services.mark_seen(seat, game.version, context.get("mark_now", seat.seen_mark))
+        watching.mark_seen(seat, game.version, context.get("mark_now", seat.seen_mark))
     return render(request, template, context, status=status)
 
 
@@ -164,7 +165,7 @@ def game_context(
     }
     # A player who resigned (or was replaced) keeps reading the table and its chat, as a
     # spectator sees it: their old hand is the bot's now.
-    former = None if seat is not None else services.former_seat_of(game, request.user)
+    former = None if seat is not None else seating.former_seat_of(game, request.user)
     context["former_seat"] = former
     # Spectators who are logged in read the chat too (read only); players write in it. The chat
     # is outside the game's fragment (`#game`): a fragment (htmx, a move's answer) needs none.
@@ -217,7 +218,7 @@ def _game_over_context(
         }
         for i, sid in enumerate(ranking)
     ]
-    offered = services.rematch_of(game)
+    offered = seating.rematch_of(game)
     # "Play again with" (issue 27.2): the lobby's new table form with the game's other players
     # who have an account here ticked to invite; for those who played in it.
     user_id = request.user.pk if request.user.is_authenticated else None
@@ -258,7 +259,7 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     except ValueError:
         return HttpResponse("v and c must be the numbers the page shows", status=400)
     # Who may read the game: the page's signed key (no session, the state from the cache), else
-    # the session; the same answer as the event stream's (games/access.py).
+    # the session; the same answer as the event stream's (games/reads/access.py).
     reader = access.game_reader(request, game_id)
     if reader is None:
         raise Http404("There is no such game.")
@@ -269,11 +270,11 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
             reader.seat
             and not reader.watch_fresh
             and in_view
-            and live.watching_due(reader.seat, int(services.WATCH_WRITE_EVERY.total_seconds()))
+            and live.watching_due(reader.seat, int(watching.WATCH_WRITE_EVERY.total_seconds()))
         ):
-            services.note_watching(reader.seat, None)
+            watching.note_watching(reader.seat, None)
     elif reader.seat and reader.user_id and in_view:
-        services.note_watching(reader.seat, reader.watched)
+        watching.note_watching(reader.seat, reader.watched)
     response = _poll_answer(reader.version, reader.status, reader.chat, seen, seen_chat)
     if reader.user_id:
         response[YOUR_TURN_HEADER] = str(reader.your_turn)  # the nav's "Your turn · N", kept live
@@ -313,7 +314,7 @@ YOUR_TURN_HEADER = "X-Your-Turn"
 
 def _your_turn(request: HttpRequest) -> int | None:
     """The nav's count for an htmx answer (one query, or the cache), None for a visitor."""
-    return your_turn_count(request.user) if request.user.is_authenticated else None
+    return live.your_turn(request.user.pk) if request.user.is_authenticated else None
 
 
 def _with_your_turn(response: HttpResponse, turns: int | None) -> HttpResponse:
@@ -353,10 +354,10 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
         action = None
     by_kind = _posted_forms(request.POST) if action is None else None
     try:
-        game = services.submit_action(
+        game = moves.submit_action(
             request.user, game_id, _parse_version(request), action, by_kind=by_kind
         )
-    except services.GameError as exc:
+    except errors.GameError as exc:
         game = exc.game
         if game is None or not access.may_read_game(game, request.user):
             game = visible_game(request, game_id)  # a 404 for who may not see it
@@ -408,7 +409,7 @@ def game_log(request: HttpRequest, game_id: int) -> HttpResponse:
     game = visible_game(request, game_id, token=request.GET.get("token"))
     if game.status == Status.OPEN:
         return redirect(game)
-    seat = services.seat_of(game, request.user)
+    seat = seating.seat_of(game, request.user)
     me = seat.seat_id if seat else None
     names = seat_names(game.table)
     context = {"game": game, "nav_section": "my_games"}

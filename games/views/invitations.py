@@ -9,10 +9,12 @@ from django.urls import reverse
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
-from games import access, services
+from games import errors
+from games.actions import tables
 from games.live import cache as live
 from games.models import Game, Invitation, Status
 from games.pages import page
+from games.reads import access, invitations, seating
 from games.views.common import (
     answer_error,
     bad_request,
@@ -36,16 +38,16 @@ def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
         if robots is None:
             return bad_request(request, "Robots are numbered 1 to 8.")
         try:
-            game = services.accept_email_invitation(request.user, token, robots=robots)
-        except services.GameError as exc:
+            game = tables.accept_email_invitation(request.user, token, robots=robots)
+        except errors.GameError as exc:
             return answer_error(request, exc, here)
         return redirect(game)
     try:
-        invitation = services.email_invitation_for(request.user, token)
-    except services.GameError as exc:
+        invitation = invitations.email_invitation_for(request.user, token)
+    except errors.GameError as exc:
         raise Http404(exc.message) from None
     game = Game.objects.with_table(invitation.game_id)
-    seat = services.seat_of(game, request.user)
+    seat = seating.seat_of(game, request.user)
     if seat is not None:
         return redirect(game)  # already at the table
     if game.status != Status.OPEN:
@@ -80,5 +82,5 @@ def decline_invitation(request: HttpRequest, token: str) -> HttpResponse:
         raise Http404("This invitation link is not valid.")
     done = request.method == "POST"
     if done:  # this table's invitation declined too, and the address never invited again
-        services.decline_invitation(invitation, never_again=True)
+        tables.decline_invitation(invitation, never_again=True)
     return render(request, "games/decline.html", {"invitation": invitation, "done": done})

@@ -14,10 +14,12 @@ from django.template.loader import render_to_string
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
-from games import players, services
+from games import errors
+from games.actions import tables
 from games.forms import NewGameForm
 from games.live import cache as live
 from games.models import Game, Status, table_prefetch
+from games.reads import players
 from games.views.common import bad_request
 
 INVITES_MAX = 7  # a table has at most eight seats, one of them the creator's
@@ -135,8 +137,8 @@ def create(request: HttpRequest) -> HttpResponse:
         return bad_request(request, f"Invite at most {INVITES_MAX} players at once.")
     if form.is_valid():
         try:
-            game = services.create_game(request.user, form.spec())
-        except services.GameError as exc:
+            game = tables.create_game(request.user, form.spec())
+        except errors.GameError as exc:
             form.add_error(None, exc.message)
         else:
             _send_invitations(request, game, invites)
@@ -146,13 +148,13 @@ def create(request: HttpRequest) -> HttpResponse:
 
 def _send_invitations(request: HttpRequest, game: Game, names: list[str]) -> None:
     """The invite box's players, each invited through the table's own invite path
-    (services.invite: its rules, its e-mails, its refusals), one after the other; a refusal
+    (tables.invite: its rules, its e-mails, its refusals), one after the other; a refusal
     is said on the new table's page and the others still go."""
     sent = []
     for name in names:
         try:
-            invitation = services.invite(request.user, game.pk, name)
-        except services.GameError as exc:
+            invitation = tables.invite(request.user, game.pk, name)
+        except errors.GameError as exc:
             messages.error(request, f"{name}: {exc.message}")
         else:
             sent.append(invitation.user.name if invitation.user else name)

@@ -9,7 +9,9 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from games import notes, services
+from games import errors
+from games.actions import notes
+from games.reads import seating
 from games.views.common import visible_game
 
 
@@ -19,7 +21,7 @@ def save_note(request: HttpRequest, game_id: int) -> HttpResponse:
     """Save the seated player's note. Who may not see the game gets a 404, who may see it
     without a seat (a spectator, a player who left) a 403; nothing is stored for either."""
     game = visible_game(request, game_id, token=request.GET.get("token"))
-    seat = services.seat_of(game, request.user)
+    seat = seating.seat_of(game, request.user)
     if seat is None:
         return _answer(request, game, "Only the game's players keep notes on it.", status=403)
     try:
@@ -30,7 +32,7 @@ def save_note(request: HttpRequest, game_id: int) -> HttpResponse:
         return _answer(request, game, "The note's text is missing.", status=400)
     try:
         notes.save_note(game, request.user, raw)
-    except services.GameError as exc:
+    except errors.GameError as exc:
         return _answer(request, game, exc.message, status=exc.status)
     return _answer(request, game, "", status=200)
 

@@ -12,9 +12,10 @@ from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
-from games import players, ratings
+from games.actions import follows
 from games.errors import GameError
 from games.models import BotKind, Rating
+from games.reads import players, ratings
 from games.views.common import answer_error, bad_request
 
 
@@ -86,11 +87,11 @@ def follow(request: HttpRequest, username: str) -> HttpResponse:
         return bad_request(request, "You cannot follow yourself.")
     back = user.get_absolute_url()
     if request.POST.get("unfollow"):
-        players.unfollow(request.user, user)
+        follows.unfollow(request.user, user)
         messages.success(request, f"You no longer follow {user.name}.")
         return redirect(back)
     try:
-        players.follow(request.user, user)
+        follows.follow(request.user, user)
     except GameError as exc:
         return answer_error(request, exc, back)
     messages.success(request, f"You follow {user.name}. They are not told.")

@@ -13,7 +13,9 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_GET, require_http_methods
 
-from games import records, replay, services
+from games import errors
+from games.actions import record_import
+from games.reads import records, replay, seating
 from games.views.common import (
     visible_game,
 )
@@ -26,7 +28,7 @@ def export(request: HttpRequest, game_id: int) -> HttpResponse:
     game = visible_game(request, game_id, token=request.GET.get("token"))
     try:
         record = records.export(game)
-    except services.GameError as exc:
+    except errors.GameError as exc:
         raise Http404(exc.message) from None
     response = HttpResponse(records.dumps(record), content_type="application/json")
     name = f"geartable-{game.kind}-{game.pk}.json"
@@ -46,11 +48,11 @@ def import_record(request: HttpRequest) -> HttpResponse:
                 upload.read(records.max_bytes() + 1) if upload else request.POST.get("record", "")
             )
             if not text.strip():
-                raise services.GameError("Choose a record file or paste one.")
-            game = records.import_record(request.user, text)
+                raise errors.GameError("Choose a record file or paste one.")
+            game = record_import.import_record(request.user, text)
         except RequestDataTooBig:
             error, status = records.size_message(), 413
-        except services.GameError as exc:
+        except errors.GameError as exc:
             error, status = exc.message, exc.status
         else:
             return redirect(reverse("game_replay", args=[game.pk]) + "?step=0")
@@ -86,7 +88,7 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         step = 0
     past = copy.copy(game)
     past.state = replay.state_at(game, moves, step)
-    seat = services.seat_of(game, request.user)
+    seat = seating.seat_of(game, request.user)
     context = game_context(request, past, seat, query={}, replay=True)
     if step < len(moves):
         context.pop("standings", None)  # the end is for the last step only

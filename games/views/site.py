@@ -6,7 +6,7 @@ from django.templatetags.static import static
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
-from games.rules import GAMES, quick_start, rules_sections
+from games.reads.rules import GAMES, quick_start, rules_sections
 
 
 @require_GET

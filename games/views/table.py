@@ -10,7 +10,8 @@ from django.urls import reverse
 from django.utils.http import urlencode
 from django.views.decorators.http import require_POST
 
-from games import services
+from games import errors
+from games.actions import deadlines, tables
 from games.views.common import (
     answer_error,
     bad_request,
@@ -21,7 +22,7 @@ from games.views.common import (
 def _lobby_action(request: HttpRequest, game_id: int, fn, success: str | None = None):
     try:
         result = fn()
-    except services.GameError as exc:
+    except errors.GameError as exc:
         return answer_error(request, exc, reverse("game", args=[game_id]))
     if success:
         messages.success(request, success)
@@ -38,7 +39,7 @@ def join(request: HttpRequest, game_id: int) -> HttpResponse:
     result = _lobby_action(
         request,
         game_id,
-        lambda: services.join_game(request.user, game_id, robots=robots, token=token),
+        lambda: tables.join_game(request.user, game_id, robots=robots, token=token),
     )
     if isinstance(result, HttpResponse) and token:
         # Refused (full, started): back to the table by the link, or a private game is a 404.
@@ -50,7 +51,7 @@ def join(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def leave(request: HttpRequest, game_id: int) -> HttpResponse:
     result = _lobby_action(
-        request, game_id, lambda: services.leave_game(request.user, game_id), "You left the game."
+        request, game_id, lambda: tables.leave_game(request.user, game_id), "You left the game."
     )
     return result if isinstance(result, HttpResponse) else redirect("my_games")
 
@@ -61,12 +62,12 @@ def decline(request: HttpRequest, game_id: int) -> HttpResponse:
     """An invitee's Decline beside Join (issue 34.10): their invitation to this table, or the
     one of the e-mail link they followed (its token posted as `invitation`: the join form's
     `token` is the table's link), turned down through the one decline of the write path
-    (services.decline_invitation, the e-mail link's too)."""
+    (tables.decline_invitation, the e-mail link's too)."""
     token = request.POST.get("invitation", "")[:64]
 
     def do():
-        invitation = services.invitation_to_decline(request.user, game_id, token)
-        services.decline_invitation(invitation)
+        invitation = tables.invitation_to_decline(request.user, game_id, token)
+        tables.decline_invitation(invitation)
         return invitation
 
     result = _lobby_action(request, game_id, do)
@@ -79,7 +80,7 @@ def decline(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 @require_POST
 def start(request: HttpRequest, game_id: int) -> HttpResponse:
-    result = _lobby_action(request, game_id, lambda: services.start_game(request.user, game_id))
+    result = _lobby_action(request, game_id, lambda: tables.start_game(request.user, game_id))
     return result if isinstance(result, HttpResponse) else redirect("game", game_id)
 
 
@@ -90,7 +91,7 @@ def invite(request: HttpRequest, game_id: int) -> HttpResponse:
     result = _lobby_action(
         request,
         game_id,
-        lambda: services.invite(request.user, game_id, who),
+        lambda: tables.invite(request.user, game_id, who),
         f"Invitation sent to {who.strip()}.",
     )
     return result if isinstance(result, HttpResponse) else redirect("game", game_id)
@@ -100,7 +101,7 @@ def invite(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def rematch(request: HttpRequest, game_id: int) -> HttpResponse:
     """Offer a rematch of a finished game, or accept the one offered: to the new table."""
-    result = _lobby_action(request, game_id, lambda: services.rematch(request.user, game_id))
+    result = _lobby_action(request, game_id, lambda: tables.rematch(request.user, game_id))
     return result if isinstance(result, HttpResponse) else redirect(result)
 
 
@@ -110,7 +111,7 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
     result = _lobby_action(
         request,
         game_id,
-        lambda: services.resign(request.user, game_id),
+        lambda: deadlines.resign(request.user, game_id),
         "You resigned; a bot plays your seat from now on.",
     )
     return result if isinstance(result, HttpResponse) else redirect("game", game_id)

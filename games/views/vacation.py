@@ -11,7 +11,7 @@ from django.views.decorators.http import require_POST
 from accounts import vacation as rules
 from accounts.forms import ProfileForm, VacationForm
 from accounts.models import User
-from games import vacation as play  # what a vacation does to games
+from games.actions import time_off  # what a vacation does to games
 
 
 def vacation_context(user: User, form: VacationForm | None = None, error: str = "") -> dict:
@@ -46,11 +46,11 @@ def vacation(request: HttpRequest) -> HttpResponse:
                 if not form.is_valid():
                     raise rules.VacationError(form.errors["until"][0])
                 until = form.cleaned_data["until"]
-                play.take(user, until)
+                time_off.take(user, until)
                 back = f"{until.day} {until:%b %Y}"
                 messages.success(request, f"You are away until {back}: your games wait for you.")
             case "end":
-                play.come_back(user)
+                time_off.come_back(user)
                 messages.success(request, "Welcome back: your games' deadlines run again.")
             case _:
                 raise rules.VacationError("Choose to set a vacation or to end it.")

@@ -12,7 +12,8 @@ import pytest
 from django.http import HttpResponse
 from django.test import Client
 
-from games import engines, services
+from games import engines
+from games.actions import moves
 from games.api.calls import api
 from games.engines.geared.bots import greedy_bot
 from games.engines.outofgears import engine as oog_engine
@@ -188,7 +189,7 @@ def test_28_1_get_game_has_a_fixed_query_count(alice, bob, django_assert_num_que
                 assert client.get(f"{API}/games/{game.pk}").status_code == 200
         for _ in range(6):
             mover = _mover(game, [alice, bob])
-            services.submit_action(
+            moves.submit_action(
                 mover, game.pk, game.version, _greedy(api_client(token_for(mover)), game.pk)[1]
             )
             game.refresh_from_db()

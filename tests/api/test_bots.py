@@ -20,9 +20,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from accounts import bots
+from accounts import bots, models
 from accounts.models import User
-from games import engines, ratings, services
+from games import engines
+from games.actions import deadlines, moves, rating_changes, tables
 from games.engines.geared.bots import greedy_bot
 from games.models import (
     ChatMessage,
@@ -271,21 +272,21 @@ def test_28_4_a_host_seats_a_bot_from_the_lobby_and_the_bot_is_sent_no_email(ali
     # The table and, once started, the game show whose bot it is.
     table = text(client_for(alice).get(game.get_absolute_url()))
     assert "(a bot by fay)" in table
-    services.start_game(alice, game.pk)
+    tables.start_game(alice, game.pk)
     page = text(client_for(alice).get(game.get_absolute_url()))
     assert "(a bot by fay)" in page
     player = text(Client().get(reverse("player", args=["robo"])))
     assert "a bot by" in player and 'href="/players/fay/"' in player
 
 
-def _play(game: Game, users: dict[str, User], moves: int = 1) -> Game:
-    """`moves` greedy moves of the people and bot accounts to act, through the write path; a
+def _play(game: Game, users: dict[str, User], count: int = 1) -> Game:
+    """`count` greedy moves of the people and bot accounts to act, through the write path; a
     bot account acts as its `bot` token lets it (the API's authentication marks it so)."""
-    for _ in range(moves):
+    for _ in range(count):
         game.refresh_from_db()
         if not game.is_active:
             break
-        services.catch_up(game.pk)  # the site's own bots, if any
+        moves.catch_up(game.pk)  # the site's own bots, if any
         game.refresh_from_db()
         eng = engines.engine(game.kind)
         seat_id = next(iter(eng.to_act(game.state)), None)
@@ -295,7 +296,7 @@ def _play(game: Game, users: dict[str, User], moves: int = 1) -> Game:
         user.plays_by_bot_token = user.is_bot
         view, legal = eng.view(game.state, seat_id), eng.legal_actions(game.state, seat_id)
         action = greedy_bot(view, legal, random.Random(f"{game.pk}:{game.version}"))
-        services.submit_action(user, game.pk, game.version, action)
+        moves.submit_action(user, game.pk, game.version, action)
     game.refresh_from_db()
     return game
 
@@ -308,7 +309,7 @@ def test_28_4_a_bot_plays_through_the_api_with_a_bot_token_and_never_from_the_pa
     django_user_model, alice, fay, robo
 ):
     game = _seat_bot(alice, robo)
-    services.start_game(alice, game.pk)
+    tables.start_game(alice, game.pk)
     game.refresh_from_db()
     users = _users_by_seat(game)
     bot_seat = next(s for s, u in users.items() if u == robo)
@@ -325,11 +326,11 @@ def test_28_4_a_bot_plays_through_the_api_with_a_bot_token_and_never_from_the_pa
     assert "Resign…" not in page  # resigning, too, is its program's (the API's)
     legal = engines.engine(game.kind).legal_actions(game.state, bot_seat)
     refused = post_move(page_client, game, legal[0], game.version, htmx=True)
-    assert refused.status_code == 403 and services.BOT_BY_HAND in text(refused)
+    assert refused.status_code == 403 and models.BOT_BY_HAND in text(refused)
     chat = page_client.post(
         reverse("game_chat", args=[game.pk]), {"text": "hi"}, HTTP_HX_REQUEST="true"
     )
-    assert chat.status_code == 403 and services.BOT_BY_HAND in text(chat)
+    assert chat.status_code == 403 and models.BOT_BY_HAND in text(chat)
     assert not ChatMessage.objects.filter(game=game).exists()
 
     # A token without `bot` (read only, or a `play` one made before the account was a bot).
@@ -365,7 +366,7 @@ def test_28_4_a_bot_plays_through_the_api_with_a_bot_token_and_never_from_the_pa
 
 def test_28_4_a_bot_seat_at_a_deadline_is_any_seat_and_is_sent_no_turn_email(alice, fay, robo):
     game = _seat_bot(alice, robo, turn_seconds=86400)
-    services.start_game(alice, game.pk)
+    tables.start_game(alice, game.pk)
     game.refresh_from_db()
     users = _users_by_seat(game)
     bot_seat = next(s for s, u in users.items() if u == robo)
@@ -375,7 +376,7 @@ def test_28_4_a_bot_seat_at_a_deadline_is_any_seat_and_is_sent_no_turn_email(ali
     assert not Notification.objects.filter(user=robo).exists()
     seat = game.seats.get(user=robo)
     assert seat.to_act
-    assert services.expire_turn(game.pk, game.turn, now=game.deadline + timedelta(seconds=1))
+    assert deadlines.expire_turn(game.pk, game.turn, now=game.deadline + timedelta(seconds=1))
     seat.refresh_from_db()
     game.refresh_from_db()
     assert seat.missed_deadlines == 1 and not seat.to_act  # played for it, as for anyone
@@ -390,14 +391,14 @@ def test_28_4_a_game_with_a_bot_account_moves_only_the_bots_rating(alice, bob, f
     assert finished.status == Status.FINISHED
     alice_before = Rating.objects.get(kind="geared", user=alice)
     game = _seat_bot(alice, robo, seat_count=3, bots=1, target=300)
-    services.start_game(alice, game.pk)
+    tables.start_game(alice, game.pk)
     greedy_before = Rating.objects.filter(kind="geared", bot="greedy").first()
     game = _play(Game.objects.get(pk=game.pk), _users_by_seat(game), 3000)
     assert game.status == Status.FINISHED
     changes = RatingChange.objects.filter(game=game)
     assert [c.rating.user_id for c in changes] == [robo.pk]
     bot_rating = Rating.objects.get(kind="geared", user=robo)
-    assert bot_rating.games == 1 and bot_rating.sigma < ratings.MODEL.rating().sigma
+    assert bot_rating.games == 1 and bot_rating.sigma < rating_changes.MODEL.rating().sigma
     alice_after = Rating.objects.get(kind="geared", user=alice)
     assert (alice_after.mu, alice_after.sigma, alice_after.games) == (
         alice_before.mu,
@@ -424,7 +425,7 @@ def test_28_4_whose_bot_it_is_costs_no_query(alice, bob, fay, robo):
     """ "(a bot by fay)" is read from the bot's own row (its owner kept by username): the game
     page, its fragment and My games cost what they cost with a person in the bot's seat."""
     with_bot = _seat_bot(alice, robo)
-    services.start_game(alice, with_bot.pk)
+    tables.start_game(alice, with_bot.pk)
     with_person = start_geared([alice, bob], target=1000)
     client = client_for(alice)
     costs = [

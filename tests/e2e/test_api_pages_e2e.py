@@ -9,7 +9,7 @@ from django.urls import reverse
 from playwright.sync_api import expect
 
 from accounts.models import ApiToken
-from games import services
+from games.actions import tables
 from games.api.calls import api
 from games.models import Kind
 from tests.e2e.helpers import DESKTOP, PHONE, log_in, shoot
@@ -88,11 +88,11 @@ def test_28_4_a_bot_account_marked_on_its_profile_and_shown_as_a_bot(
     robo.refresh_from_db()
     assert robo.is_bot and robo.bot_owner_id == "fay"
 
-    game = services.create_game(alice, services.NewGame(kind=Kind.GEARED, seat_count=2))
-    services.invite(alice, game.pk, "robo")
+    game = tables.create_game(alice, tables.NewGame(kind=Kind.GEARED, seat_count=2))
+    tables.invite(alice, game.pk, "robo")
     robo.plays_by_bot_token = True  # as its `bot` token does through the API
-    services.join_game(robo, game.pk)
-    services.start_game(alice, game.pk)
+    tables.join_game(robo, game.pk)
+    tables.start_game(alice, game.pk)
     pages = {
         "profile": f"{reverse('profile')}#bot-account",
         "player": reverse("player", args=["robo"]),

@@ -8,7 +8,7 @@ import json
 import pytest
 from playwright.sync_api import expect
 
-from games import services
+from games.actions import tables
 from games.models import Game, Invitation, Kind, Move
 from tests.e2e.helpers import assert_not_reloaded, log_in, mark_page
 from tests.support.games import start_geared
@@ -91,7 +91,7 @@ def test_inviting_by_username_on_the_waiting_room_page_sends_the_invitation(
     """Tasks run inside the request here (eager, as `make run` does without a broker). This
     once answered 500: send_invitation locked a row over a nullable join (FOR UPDATE on the
     nullable side of an outer join is refused by PostgreSQL)."""
-    game = services.create_game(alice, services.NewGame(kind=Kind.GEARED, seat_count=2))
+    game = tables.create_game(alice, tables.NewGame(kind=Kind.GEARED, seat_count=2))
     page = new_page("alice")
     log_in(page, live_server, "alice", PASSWORD)
     page.goto(f"{live_server.url}{game.get_absolute_url()}")

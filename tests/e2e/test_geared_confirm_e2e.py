@@ -9,7 +9,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games import services
+from games.actions.moves import submit_action
 from games.engines.geared import engine
 from games.models import Game, Move
 from tests.e2e.helpers import assert_not_reloaded, give_cards, log_in, mark_page
@@ -44,7 +44,7 @@ def other_player_plays(game_id: int) -> None:
     seat = seat_to_act(game)
     legal = engine.legal_actions(game.state, seat.seat_id)
     action = next(a for a in legal if a["type"] == "play" and a["builds"] == ["new1"])
-    services.submit_action(seat.user, game_id, game.version, action)
+    submit_action(seat.user, game_id, game.version, action)
 
 
 @pytest.fixture

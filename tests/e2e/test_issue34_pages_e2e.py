@@ -12,7 +12,7 @@ from django.db import transaction
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from games import moderation
+from games.actions import moderation
 from games.engines.geared.cards import LEVEL
 from games.live import cache as live
 from games.models import Game, Seat
@@ -27,8 +27,8 @@ pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 # Screenshots to look at, when asked for (E2E_SHOTS=<a folder>): before and after a change.
 SHOTS = os.environ.get("E2E_SHOTS", "")
 
-# Card ids (games/engines/geared/cards.py): 25 a part type, then 7, 6, 5, 4, 3 cards of levels
-# 1 to 5.
+# Card ids (games/engines/geared/cards.py): 25 a part type, then 7, 6, 5, 4, 3 cards of levels 1 to
+# 5.
 FRAME = {1: 0, 2: 7, 3: 13, 4: 18, 5: 22}
 BARS = {1: 25, 2: 32, 3: 38, 4: 43, 5: 47}
 WHEELS = {1: 50, 2: 57, 3: 63, 4: 68, 5: 72}

@@ -13,7 +13,7 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
-from games import moderation, services, vacation
+from games.actions import moderation, tables, time_off
 from games.models import Game, Status
 from tests import streams
 from tests.e2e.helpers import DESKTOP, WAIT_MS, assert_not_reloaded, log_in, mark_page
@@ -85,13 +85,13 @@ def test_your_turn_in_the_tab_a_vacation_and_an_abort_reach_the_open_pages(
 
     # Alice goes away: both pages say the game is paused for her, instead of "due".
     started = time.monotonic()
-    vacation.take(alice, timezone.localdate() + timedelta(days=5))
+    time_off.take(alice, timezone.localdate() + timedelta(days=5))
     expect(at_bob.locator(".turn-line")).to_contain_text(f"paused: {alice.name} is away until")
     timed("vacation -> the other's page", started)
     expect(at_alice.locator(".turn-line")).to_contain_text("paused: you are away until")
     expect(at_bob.locator(".turn-line")).not_to_contain_text("· due")
     alice.refresh_from_db()
-    vacation.come_back(alice)
+    time_off.come_back(alice)
     expect(at_bob.locator(".turn-line")).to_contain_text("· due")
     expect(at_bob.locator(".turn-line")).not_to_contain_text("paused")
 
@@ -145,13 +145,13 @@ def test_a_rematch_offered_and_accepted_reaches_the_open_end_screens(
     expect(at_bob.get_by_role("button", name="Rematch with the same players")).to_be_visible()
 
     started = time.monotonic()
-    services.rematch(alice, game.pk)
+    tables.rematch(alice, game.pk)
     expect(at_bob.locator(".rematch-offer")).to_contain_text(f"{alice.name} offers a rematch")
     timed("rematch offer -> the other's end screen", started)
     expect(at_alice.locator(".rematch-state")).to_contain_text("You offered a rematch")
 
     started = time.monotonic()
-    services.rematch(bob, game.pk)
+    tables.rematch(bob, game.pk)
     expect(at_alice.locator(".rematch-state")).to_contain_text("the rematch has begun")
     timed("rematch accepted -> the offerer's end screen", started)
     expect(at_bob.get_by_role("link", name="Go to the rematch")).to_be_visible()
@@ -174,8 +174,8 @@ def test_my_games_and_the_lobby_follow_a_table_joined_started_and_aborted(
     with at_carol.expect_response(lambda r: "/events/me/?lobby=1" in r.url) as opened:
         at_carol.goto(f"{live_server.url}/lobby/")
     assert opened.value.status == 200
-    game = services.create_game(
-        alice, services.NewGame(kind="geared", seat_count=2, public=True, target=1000)
+    game = tables.create_game(
+        alice, tables.NewGame(kind="geared", seat_count=2, public=True, target=1000)
     )
     with at_alice.expect_response(lambda r: "/events/me/" in r.url) as opened:
         at_alice.goto(f"{live_server.url}/games/")
@@ -185,13 +185,13 @@ def test_my_games_and_the_lobby_follow_a_table_joined_started_and_aborted(
     expect(at_alice.locator("#my-games")).to_contain_text("Not started yet")
 
     started = time.monotonic()
-    services.join_game(bob, game.pk)
+    tables.join_game(bob, game.pk)
     expect(at_alice.locator("#my-games")).to_contain_text(f"with {bob.name}")
     timed("a join -> My games", started)
     expect(at_carol.locator("#lobby-lists")).to_contain_text("2/2 players")
 
     started = time.monotonic()
-    services.start_game(alice, game.pk)
+    tables.start_game(alice, game.pk)
     expect(at_alice.locator("#my-games")).not_to_contain_text("Not started yet")
     timed("a start -> My games", started)
     # Alice's turn (after bob's move if he began): the redrawn lists keep what the tab says

@@ -18,7 +18,8 @@ import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from games import effects, engines, services
+from games import effects, engines
+from games.actions import moves
 from games.models import Status
 from tests.e2e.helpers import DESKTOP, WAIT_MS, log_in
 from tests.support.games import client_for, start_geared, start_oog
@@ -150,14 +151,14 @@ def one_program_from_the_end(alice, bob):
         game.refresh_from_db()
         assert game.status == Status.ACTIVE
         program = greedy_program(game, seat_of(game, alice))
-        services.submit_action(alice, game.pk, game.version, program)
+        moves.submit_action(alice, game.pk, game.version, program)
         game.refresh_from_db()
         seat = seat_of(game, bob)
         last = greedy_program(game, seat)
         if eng.is_over(eng.resolve(eng.apply(game.state, seat.seat_id, last))):
             return game, last
-        services.submit_action(bob, game.pk, game.version, last)
-        assert services.resolve_turn(game.pk, game.turn)
+        moves.submit_action(bob, game.pk, game.version, last)
+        assert moves.resolve_turn(game.pk, game.turn)
     raise AssertionError("no end in 300 turns")
 
 
@@ -168,7 +169,7 @@ def test_a_burst_while_resolving_ends_on_the_game_over(held_tasks, game_page, pr
     before = game.version
     holder.hold_first("fragment")
 
-    services.submit_action(bob, game.pk, game.version, last)  # every program in: "resolving"
+    moves.submit_action(bob, game.pk, game.version, last)  # every program in: "resolving"
     game.refresh_from_db()
     resolving, turn = game.version, game.turn
     resolving_html = fragment_of(game, alice)
@@ -176,7 +177,7 @@ def test_a_burst_while_resolving_ends_on_the_game_over(held_tasks, game_page, pr
     emit(page, resolving, game_id=game.pk)
     first = holder.wait_held("fragment")  # its answer: "resolving…", let go below
 
-    assert services.resolve_turn(game.pk, turn)  # the worker's resolution: the game ends
+    assert moves.resolve_turn(game.pk, turn)  # the worker's resolution: the game ends
     game.refresh_from_db()
     assert game.status == Status.FINISHED and game.version > resolving
     # The burst, as a stream and a reconnect may deliver it: newer, older, the same again.
@@ -202,7 +203,7 @@ def test_the_bots_reply_is_not_undone_by_the_moves_own_answer(
     """The move's answer ("Waiting for Greedy bot 1") and the fragment fetched for the bot's
     reply ("Your turn") arrive in either order; the page ends on the reply either way."""
     game = start_geared([alice], bots=("greedy",), target=2000)
-    if services.play_bots(game.pk):  # the bot began: alice's turn now
+    if moves.play_bots(game.pk):  # the bot began: alice's turn now
         game.refresh_from_db()
     seat = seat_of(game, alice)
     action = greedy_choice(game, seat)
@@ -218,7 +219,7 @@ def test_the_bots_reply_is_not_undone_by_the_moves_own_answer(
     game.refresh_from_db()
     moved = game.version
     assert "Waiting for" in answered.text()
-    assert services.play_bots(game.pk) >= 1  # the worker's bot replies
+    assert moves.play_bots(game.pk) >= 1  # the worker's bot replies
     game.refresh_from_db()
     assert game.status == Status.ACTIVE
     assert seat_of(game, alice).to_act and game.version > moved

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games import services
+from games.actions import moves
 from tests.e2e.helpers import DESKTOP, PHONE, assert_not_reloaded, log_in, mark_page, shoot
 from tests.support.games import start_geared, start_oog
 from tests.support.users import PASSWORD
@@ -24,7 +24,7 @@ def advanced_after_turn_1(alice, bob):
     game = start_oog([alice, bob], robots=[(1, 2), (5, 6)], advanced=True)
     for seat in game.seats.select_related("user"):
         game.refresh_from_db()
-        services.submit_action(seat.user, game.pk, game.turn_version, greedy_program(game, seat))
+        moves.submit_action(seat.user, game.pk, game.turn_version, greedy_program(game, seat))
     game.refresh_from_db()
     assert game.is_active and game.turn == 2
     return game

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games import moderation
+from games.actions import moderation
 from tests.e2e.helpers import DESKTOP, PHONE, assert_not_reloaded, log_in, mark_page, shoot
 from tests.support.games import start_geared
 from tests.support.users import PASSWORD

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games import services
+from games.actions import moves
 from games.engines.geared import engine
 from games.models import ModerationAction, Move
 from tests.e2e.helpers import DESKTOP, PHONE, log_in
@@ -40,7 +40,7 @@ def outofgears_mid_game(alice, bob, carol):
     game = start_oog([alice, bob, carol])
     for seat in game.seats.select_related("user"):
         game.refresh_from_db()
-        services.submit_action(seat.user, game.pk, game.turn_version, greedy_program(game, seat))
+        moves.submit_action(seat.user, game.pk, game.turn_version, greedy_program(game, seat))
     game.refresh_from_db()
     assert game.is_active and game.turn == 2
     return game
@@ -83,7 +83,7 @@ def test_geared_preview_at_phone_and_desktop_sizes(
     action = max(
         plays, key=lambda a: (sum(isinstance(b, int) for b in a["builds"]), len(a["cards"]))
     )
-    moves = Move.objects.filter(game=game).count()
+    played = Move.objects.filter(game=game).count()
     page = new_page(seat.user.username)
     log_in(page, live_server, seat.user.username, PASSWORD)
     for size_name, size in (("phone", PHONE), ("desktop", DESKTOP)):
@@ -103,5 +103,5 @@ def test_geared_preview_at_phone_and_desktop_sizes(
             "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
         )
         assert overflow <= 0, f"the preview at {size_name} size scrolls sideways by {overflow} px"
-    assert Move.objects.filter(game=game).count() == moves, "a preview plays nothing"
+    assert Move.objects.filter(game=game).count() == played, "a preview plays nothing"
     problems.assert_none()

@@ -11,7 +11,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games import services
+from games.actions import moves, tables
 from games.models import Move
 from tests.e2e.helpers import DESKTOP, PHONE, assert_not_reloaded, log_in, mark_page, shoot
 from tests.e2e.test_accessibility_e2e import axe_problems
@@ -100,7 +100,7 @@ def test_issue_27_6_and_27_9_replay_highlight_resolution_and_swatches(
         turn = oog.turn
         for seat in oog.seats.select_related("user").exclude(user=alice):
             oog.refresh_from_db()
-            services.submit_action(seat.user, oog.pk, oog.turn_version, greedy_program(oog, seat))
+            moves.submit_action(seat.user, oog.pk, oog.turn_version, greedy_program(oog, seat))
         program_by_tapping(page, "harvest", harvest_anywhere)
         expect(page.locator(".story h2")).to_contain_text(f"Turn {turn}")
         lines = page.locator("#game ol.steps li")
@@ -123,7 +123,7 @@ def test_issue_27_6_and_27_9_replay_highlight_resolution_and_swatches(
         expect(chip.locator("input")).to_be_checked()
         shoot(page.locator("#new-game"), screenshot_dir / f"lobby-robots-{size_name}.png")
         found += [f"lobby {size_name}: {p}" for p in axe_problems(page)]
-    table = services.create_game(bob, services.NewGame(kind="outofgears", seat_count=3))
+    table = tables.create_game(bob, tables.NewGame(kind="outofgears", seat_count=3))
     page.goto(f"{live_server.url}{table.get_absolute_url()}?token={table.join_token}")
     expect(page.locator("label.robot-chip.robot-blue .swatch")).to_be_visible()
     shoot(page, screenshot_dir / "join-robots-1280.png", full_page=True)

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from games import moderation
+from games.actions import moderation
 from games.models import GameNote
 from tests.e2e.helpers import DESKTOP, PHONE, log_in, shoot
 from tests.e2e.test_accessibility_e2e import axe_problems

@@ -9,7 +9,7 @@ from collections import Counter
 import pytest
 from django.urls import reverse
 
-from games import services
+from games.actions import tables
 from games.models import Invitation
 from tests.support.games import client_for
 from tests.support.waiting import wait_for
@@ -31,7 +31,7 @@ def sweeps_done(stack) -> int:
 def test_an_invitation_posted_with_the_broker_down_is_emailed_once_it_is_back(
     stack, broker, alice, bob
 ):
-    table = services.create_game(alice, services.NewGame("geared", 3))
+    table = tables.create_game(alice, tables.NewGame("geared", 3))
     stack.worker()
     stack.beat()
     broker.stop()  # kill -9: nothing reaches it, and nothing queued before survives

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from config.celery import app as celery_app
-from games import services
+from games.actions import moves, tables
 from games.models import Game, Invitation, Move, Notification
 from tests.notify.helpers import end_turn_choice, seat_of, seat_to_act
 from tests.support.games import client_for, start_geared, start_oog
@@ -137,9 +137,9 @@ def test_smtp_down_longer_than_the_old_retry_horizon_every_email_arrives_once_af
 
     for game in games:  # one "your turn" each, for the turn that stays current
         seat = seat_to_act(game)
-        services.submit_action(seat.user, game.pk, game.version, end_turn_choice(game, seat))
-    table = services.create_game(alice, services.NewGame("geared", 3))
-    services.invite(alice, table.pk, "dan@example.net")
+        moves.submit_action(seat.user, game.pk, game.version, end_turn_choice(game, seat))
+    table = tables.create_game(alice, tables.NewGame("geared", 3))
+    tables.invite(alice, table.pk, "dan@example.net")
     rows = list(Notification.objects.filter(kind=Note.YOUR_TURN, turn=2)) + list(
         Invitation.objects.all()
     )

@@ -16,7 +16,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from config.celery import app as celery_app
-from games import moderation, services
+from games.actions import moderation, moves, tables
 from games.models import Game, Move, Notification, Status
 from games.notifications import outbox
 from tests.faults.conftest import TIME_LIMIT, reset_publisher
@@ -173,10 +173,10 @@ def _post_in_thread(client: Client, path: str, seconds: float):
 def test_a_hung_broker_during_a_start_the_request_answers_and_the_sweep_does_the_work_after(
     stack, broker, hung_server, alice, bob, carol
 ):
-    spec = services.NewGame("outofgears", 5, bots=("greedy", "greedy"))
-    game = services.create_game(alice, spec)
+    spec = tables.NewGame("outofgears", 5, bots=("greedy", "greedy"))
+    game = tables.create_game(alice, spec)
     for user in (bob, carol):
-        services.join_game(user, game.pk, token=game.join_token)
+        tables.join_game(user, game.pk, token=game.join_token)
 
     # Redis accepts the connection and never answers. Starting queues a bot's move and two
     # "your turn" e-mails: each used to wait its own timeout and retries (5 s and more each).
@@ -197,11 +197,11 @@ def test_a_hung_broker_during_a_start_the_request_answers_and_the_sweep_does_the
 
     stack.worker()
     stack.beat()
-    moves = Move.objects.filter(game=game).count()
+    played = Move.objects.filter(game=game).count()
     wait_for(
         lambda: (
             Game.objects.get(pk=game.pk).due_since is None
-            and Move.objects.filter(game=game).count() >= moves + 2
+            and Move.objects.filter(game=game).count() >= played + 2
         ),
         seconds=BOUND,
         what=lambda: f"the bots to play after the broker answered again\n{stack.logs()}",
@@ -274,7 +274,7 @@ def test_a_lost_claim_whose_copy_arrived_is_sent_again_and_counted_a_possible_do
     # The turn passes before the claim comes back: the e-mail is no longer needed, but the
     # worker cannot know that the server had it; it is sent again (issue 34.11).
     play_turn_of(game, (alice, bob))
-    assert services.resolve_turn(game.pk, 1)
+    assert moves.resolve_turn(game.pk, 1)
     stack.worker()
     stack.beat()
     wait_for(

@@ -12,7 +12,7 @@ import pytest
 
 from config.admin import outbox_figures
 from config.celery import app as celery_app
-from games import moderation, services
+from games.actions import moderation, moves
 from games.models import Game, Move, Notification
 from games.notifications import outbox
 from tests.notify.helpers import submit_program
@@ -106,7 +106,7 @@ def abort(game: Game, moderator) -> None:
 def play_the_turn(game: Game, moderator) -> None:
     for user in [seat.user for seat in game.seats.all()]:
         submit_program(game, user)
-    assert services.resolve_turn(game.pk, game.turn)  # here: the worker is dead
+    assert moves.resolve_turn(game.pk, game.turn)  # here: the worker is dead
 
 
 def nothing(game: Game, moderator) -> None:

@@ -5,7 +5,7 @@ filled (issue 25.2)."""
 import pytest
 from django.core import mail
 
-from games import moderation
+from games.actions import moderation
 
 pytestmark = pytest.mark.django_db
 

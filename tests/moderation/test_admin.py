@@ -11,7 +11,8 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from games import engines, services
+from games import engines
+from games.actions import deadlines, moves, tables
 from games.models import ChatMessage, Game, ModerationAction, Move, Report, Seat, Status
 from tests.support.games import start_geared
 
@@ -124,11 +125,9 @@ def test_a_refused_action_says_why_and_changes_nothing(mod_client, alice, bob):
 
 
 def test_resolve_a_stuck_turn_again(mod_client, alice, bob, django_capture_on_commit_callbacks):
-    game = services.create_game(
-        alice, services.NewGame(kind="outofgears", seat_count=2, public=True)
-    )
-    services.join_game(bob, game.pk)
-    services.start_game(alice, game.pk)
+    game = tables.create_game(alice, tables.NewGame(kind="outofgears", seat_count=2, public=True))
+    tables.join_game(bob, game.pk)
+    tables.start_game(alice, game.pk)
     game.refresh_from_db()
     eng = engines.engine("outofgears")
     # Every program in, but the resolution task never ran (the worker died): a stuck turn.
@@ -137,7 +136,7 @@ def test_resolve_a_stuck_turn_again(mod_client, alice, bob, django_capture_on_co
             game.refresh_from_db()
             seat = Seat.objects.get(game=game, user=user)
             action = eng.legal_actions(game.state, seat.seat_id)[0]
-            services.submit_action(user, game.pk, game.version, action)
+            moves.submit_action(user, game.pk, game.version, action)
     game.refresh_from_db()
     assert game.turn == 1 and game.due_since is not None
     Game.objects.filter(pk=game.pk).update(due_since=timezone.now() - timezone.timedelta(minutes=5))
@@ -284,7 +283,7 @@ def test_a_moderator_sets_a_time_limit_and_the_turn_then_times_out(
     assert mod_client.get(reverse("admin:index")).context["figures"]["stalled"] == 0
     # The deadline runs as in any timed game: past it, the turn is played for the player.
     turn = game.turn
-    assert services.expire_turn(game.pk, turn, now=game.deadline + timedelta(seconds=1)) is True
+    assert deadlines.expire_turn(game.pk, turn, now=game.deadline + timedelta(seconds=1)) is True
     game.refresh_from_db()
     assert game.turn == turn + 1 and game.deadline > timezone.now()
 

@@ -8,7 +8,8 @@ import pytest
 from django.core import mail
 from django.urls import reverse
 
-from games import moderation, services
+from games import errors
+from games.actions import moderation, tables
 from games.models import ChatMessage, Move, Report, Seat
 from tests.support.games import client_for, start_geared
 
@@ -74,7 +75,7 @@ def test_the_chat_rate_is_per_player_across_games(alice, bob, carol):
     for i in range(count):
         moderation.post_chat(alice, games[i % 2].pk, f"m{i}")
     for game in games:
-        with pytest.raises(services.GameError) as refused:
+        with pytest.raises(errors.GameError) as refused:
             moderation.post_chat(alice, game.pk, "one too many")
         assert refused.value.status == 429
     assert ChatMessage.objects.count() == count
@@ -105,9 +106,9 @@ def test_the_invitation_subject_is_plain_text_without_user_text(
 ):
     alice.display_name = "Tom & <Jerry>"
     alice.save(update_fields=["display_name"])
-    game = services.create_game(alice, services.NewGame(kind="geared", seat_count=2))
+    game = tables.create_game(alice, tables.NewGame(kind="geared", seat_count=2))
     with django_capture_on_commit_callbacks(execute=True):
-        services.invite(alice, game.pk, "bob")
+        tables.invite(alice, game.pk, "bob")
     (message,) = mail.outbox
     assert message.subject == "You are invited to play Geared: Build Your Bike on Geartable"
     assert "Tom & <Jerry>" in message.body

@@ -9,6 +9,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from games import engines
+from games.actions import tables
 from games.models import ChatMessage, Game, ModerationAction, Move, Seat
 from tests.support.users import PASSWORD
 
@@ -74,7 +75,6 @@ def test_a_suspended_player_cannot_chat(client, geared_game, suspended_alice):
 
 
 def test_a_suspended_player_cannot_create_or_join(client, suspended_alice, bob):
-    from games import services
 
     client.force_login(suspended_alice)
     before = Game.objects.count()
@@ -92,7 +92,7 @@ def test_a_suspended_player_cannot_create_or_join(client, suspended_alice, bob):
     )
     assert response.status_code == 400 and "suspended" in response.content.decode()
     assert Game.objects.count() == before
-    game = services.create_game(bob, services.NewGame(kind="geared", seat_count=3, public=True))
+    game = tables.create_game(bob, tables.NewGame(kind="geared", seat_count=3, public=True))
     response = client.post(reverse("game_join", args=[game.pk]), follow=True)
     assert "suspended" in response.content.decode()
     assert not Seat.objects.filter(game=game, user=suspended_alice).exists()

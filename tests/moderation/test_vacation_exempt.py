@@ -9,7 +9,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services, vacation
+from games.actions import deadlines, time_off
 from games.models import ModerationAction
 
 pytestmark = pytest.mark.django_db
@@ -23,10 +23,10 @@ def moderate(client, game, action: str, reason: str = "a league game with a fixe
 def paused_game(game):
     """The player to act goes away and the deadline passes: the game is paused for them."""
     seat = next(s for s in game.seats.select_related("user") if s.to_act)
-    vacation.take(seat.user, timezone.localdate() + timedelta(days=10))
+    time_off.take(seat.user, timezone.localdate() + timedelta(days=10))
     game.refresh_from_db()
     assert (
-        services.expire_turn(game.pk, game.turn, now=game.deadline + timedelta(seconds=1)) is False
+        deadlines.expire_turn(game.pk, game.turn, now=game.deadline + timedelta(seconds=1)) is False
     )
     game.refresh_from_db()
     return seat
@@ -44,7 +44,7 @@ def test_a_moderator_exempts_a_paused_game_and_its_deadline_runs_again(mod_clien
     assert record.action == "exempt from vacations"
     assert record.reason == "a league game with a fixed end" and record.details["exempt"] is True
     deadline = geared_game.deadline + timedelta(seconds=1)
-    assert services.expire_turn(geared_game.pk, geared_game.turn, now=deadline) is True
+    assert deadlines.expire_turn(geared_game.pk, geared_game.turn, now=deadline) is True
     seat.refresh_from_db()
     assert seat.missed_deadlines == 1
 
@@ -69,6 +69,6 @@ def test_players_cannot_exempt_a_game(client, alice, geared_game):
 
 
 def test_the_admin_lists_vacations(mod_client, alice):
-    vacation.take(alice, timezone.localdate() + timedelta(days=3))
+    time_off.take(alice, timezone.localdate() + timedelta(days=3))
     response = mod_client.get(reverse("admin:accounts_vacation_changelist"))
     assert response.status_code == 200 and "Alice" in response.text

@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 from email.message import EmailMessage
 
-from games import engines, services
+from games import engines
+from games.actions import moves
 from games.engines.geared import engine as geared
 from games.engines.geared.bots import greedy_bot
 from games.engines.outofgears.bots import greedy_bot as oog_greedy_bot
@@ -41,7 +42,7 @@ def end_turn_choice(game: Game, seat: Seat) -> dict:
 def play_turn(game: Game) -> Seat:
     """Geared: the player to act plays one action that ends their turn. Returns their seat."""
     seat = seat_to_act(game)
-    services.submit_action(seat.user, game.pk, game.version, end_turn_choice(game, seat))
+    moves.submit_action(seat.user, game.pk, game.version, end_turn_choice(game, seat))
     game.refresh_from_db()
     return seat
 
@@ -55,7 +56,7 @@ def oog_program(game: Game, seat: Seat) -> dict:
 def submit_program(game: Game, user) -> None:
     game.refresh_from_db()
     seat = seat_of(game, user)
-    services.submit_action(user, game.pk, game.turn_version, oog_program(game, seat))
+    moves.submit_action(user, game.pk, game.turn_version, oog_program(game, seat))
 
 
 def notes(game: Game, kind: str | None = None, **filters):

@@ -8,7 +8,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services, tasks
+from games import tasks
+from games.actions import deadlines
 from games.models import Game, Move
 from tests.notify.helpers import Note, notes, recipients, seat_of, seat_to_act, submit_program
 from tests.support.games import start_geared, start_oog
@@ -36,7 +37,7 @@ def snapshot(game: Game) -> tuple:
 def test_geared_nothing_happens_before_the_deadline(mailoutbox, alice, bob):
     game = start_geared([alice, bob], turn_seconds=DAY, target=2000)
     before = snapshot(game)
-    assert services.expire_turn(game.pk, game.turn, now=game.deadline - SECOND) is False
+    assert deadlines.expire_turn(game.pk, game.turn, now=game.deadline - SECOND) is False
     assert snapshot(game) == before
 
 
@@ -48,7 +49,7 @@ def test_geared_after_the_deadline_the_greedy_bot_plays_the_absent_players_turn(
     other = bob if absent.user == alice else alice
     turn, old_deadline = game.turn, game.deadline
 
-    assert services.expire_turn(game.pk, turn, now=game.deadline + SECOND) is True
+    assert deadlines.expire_turn(game.pk, turn, now=game.deadline + SECOND) is True
     game.refresh_from_db()
     assert game.turn == turn + 1
     assert seat_to_act(game).user == other
@@ -78,10 +79,10 @@ def test_geared_the_beat_task_expires_a_past_deadline(mailoutbox, alice, bob):
 def test_an_expiry_for_a_turn_that_is_over_changes_nothing(mailoutbox, alice, bob):
     game = start_geared([alice, bob], turn_seconds=DAY, target=2000)
     turn = game.turn
-    assert services.expire_turn(game.pk, turn, now=game.deadline + SECOND) is True
+    assert deadlines.expire_turn(game.pk, turn, now=game.deadline + SECOND) is True
     before = snapshot(game)
     # The same task delivered twice (acks_late), or a slow beat: the turn has moved on.
-    assert services.expire_turn(game.pk, turn, now=game.deadline + timedelta(days=2)) is False
+    assert deadlines.expire_turn(game.pk, turn, now=game.deadline + timedelta(days=2)) is False
     assert tasks.expire_turn.delay(game.pk, turn).get() is False
     assert snapshot(game) == before
 
@@ -91,7 +92,7 @@ def test_geared_a_game_without_a_time_limit_never_expires(mailoutbox, alice, bob
     assert game.deadline is None
     before = snapshot(game)
     assert (
-        services.expire_turn(game.pk, game.turn, now=timezone.now() + timedelta(days=30)) is False
+        deadlines.expire_turn(game.pk, game.turn, now=timezone.now() + timedelta(days=30)) is False
     )
     assert snapshot(game) == before
 
@@ -108,7 +109,7 @@ def test_out_of_gears_missing_robots_defend_and_the_turn_resolves(mailoutbox, al
     game.refresh_from_db()
     alice_program = game.state["programs"][seat_of(game, alice).seat_id]
 
-    assert services.expire_turn(game.pk, 1, now=game.deadline + SECOND) is True
+    assert deadlines.expire_turn(game.pk, 1, now=game.deadline + SECOND) is True
     game.refresh_from_db()
     assert game.turn == 2, "the turn resolved"
     shown = revealed(game, 1)
@@ -125,7 +126,7 @@ def test_out_of_gears_missing_robots_defend_and_the_turn_resolves(mailoutbox, al
     assert recipients(game, Note.TURN_RESOLVED, turn=2) == ["alice", "bob", "carol"]
 
     before = snapshot(game)
-    assert services.expire_turn(game.pk, 1, now=timezone.now() + timedelta(days=3)) is False
+    assert deadlines.expire_turn(game.pk, 1, now=timezone.now() + timedelta(days=3)) is False
     assert snapshot(game) == before
 
 

@@ -4,7 +4,8 @@ error) when the message cannot even be built."""
 import pytest
 from django.core import mail
 
-from games import services, tasks
+from games import tasks
+from games.actions import tables
 from games.models import Notification, Seat
 from games.notifications import email
 from games.notifications import queueing as notifications
@@ -14,9 +15,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def queued(alice, bob):
-    game = services.create_game(alice, services.NewGame(kind="geared", seat_count=2, public=True))
-    services.join_game(bob, game.pk)
-    services.start_game(alice, game.pk)  # e-mails are queued, not sent: on_commit never runs
+    game = tables.create_game(alice, tables.NewGame(kind="geared", seat_count=2, public=True))
+    tables.join_game(bob, game.pk)
+    tables.start_game(alice, game.pk)  # e-mails are queued, not sent: on_commit never runs
     game.refresh_from_db()
     seat = Seat.objects.select_related("user").get(game=game, user=bob)
     (note_id,) = notifications.queue(game, Notification.Kind.YOUR_TURN, [seat], turn=99)

@@ -14,9 +14,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from config.celery import app as celery_app
-from games import services
+from games.actions import deadlines, moves
 from games.models import Game, Invitation, ModerationAction, Move, Notification, Status
 from games.notifications import outbox
+from games.reads import due
 from tests.notify.helpers import end_turn_choice, oog_program, seat_of, seat_to_act
 from tests.smtp import free_port
 from tests.support.games import client_for, start_geared, start_oog
@@ -41,7 +42,7 @@ def test_a_lost_resolution_task_is_redone_by_the_sweep_once(
     with django_capture_on_commit_callbacks(execute=False) as lost:  # the broker lost them
         for user in (alice, bob):
             game.refresh_from_db()
-            services.submit_action(
+            moves.submit_action(
                 user, game.pk, game.turn_version, oog_program(game, seat_of(game, user))
             )
     assert lost, "the resolution was queued on commit (and lost)"
@@ -56,8 +57,8 @@ def test_a_lost_resolution_task_is_redone_by_the_sweep_once(
     assert game.due_since is None, "nothing is owed any more"
     assert outbox.sweep()["games"] == 0
     # The lost task turning up late changes nothing.
-    assert services.resolve_turn(game.pk, 1) is False
-    assert services.catch_up(game.pk) == 0
+    assert moves.resolve_turn(game.pk, 1) is False
+    assert moves.catch_up(game.pk) == 0
     assert resolutions(game) == 1
 
 
@@ -68,7 +69,7 @@ def test_a_lost_bot_task_is_redone_by_the_sweep(alice, django_capture_on_commit_
     if seat_to_act(game).user_id == alice.pk:  # alice starts: her move hands it to the bot
         with django_capture_on_commit_callbacks(execute=False):
             seat = seat_to_act(game)
-            services.submit_action(alice, game.pk, game.version, end_turn_choice(game, seat))
+            moves.submit_action(alice, game.pk, game.version, end_turn_choice(game, seat))
         game.refresh_from_db()
     assert seat_to_act(game).is_bot and game.due_since is not None
     overdue(game)
@@ -87,15 +88,15 @@ def test_a_deadline_on_a_turn_whose_programs_are_all_in_resolves_it(
     with django_capture_on_commit_callbacks(execute=False):
         for user in (alice, bob):
             game.refresh_from_db()
-            services.submit_action(
+            moves.submit_action(
                 user, game.pk, game.turn_version, oog_program(game, seat_of(game, user))
             )
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=1))
-    assert services.expire_turn(game.pk, 1) is True
+    assert deadlines.expire_turn(game.pk, 1) is True
     game.refresh_from_db()
     assert game.turn == 2 and resolutions(game) == 1
     assert game.deadline > timezone.now(), "the new turn has its own deadline"
-    assert services.due_deadlines() == ([], [])
+    assert due.due_deadlines() == ([], [])
     assert not seat_of(game, alice).missed_deadlines, "nobody missed anything"
 
 
@@ -144,7 +145,7 @@ def test_a_move_is_a_success_when_the_broker_cannot_be_reached(alice, bob, setti
     try:
         client = client_for(bob)
         game.refresh_from_db()
-        services.submit_action(
+        moves.submit_action(
             alice, game.pk, game.turn_version, oog_program(game, seat_of(game, alice))
         )
         game.refresh_from_db()
@@ -218,7 +219,7 @@ def test_the_outbox_page_shows_failed_and_waiting_emails_and_stuck_games(
         game = start_oog([alice, bob])
         for user in (alice, bob):
             game.refresh_from_db()
-            services.submit_action(
+            moves.submit_action(
                 user, game.pk, game.turn_version, oog_program(game, seat_of(game, user))
             )
     overdue(game)

@@ -8,8 +8,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services, tasks
+from games import tasks
+from games.actions import deadlines
 from games.models import Game
+from games.reads import due
 from tests.notify.helpers import Note, notes, play_turn, recipients, seat_to_act, submit_program
 from tests.support.games import start_geared, start_oog
 
@@ -31,20 +33,20 @@ def test_geared_no_reminder_at_70_percent_one_at_81_and_none_after(mailoutbox, a
     game = start_geared([alice, bob], turn_seconds=DAY, target=2000)
     waiting = seat_to_act(game).user
 
-    assert services.due_deadlines(at(game, 0.70)) == ([], [])
-    assert services.remind(game.pk, game.turn, now=at(game, 0.70)) == 0
+    assert due.due_deadlines(at(game, 0.70)) == ([], [])
+    assert deadlines.remind(game.pk, game.turn, now=at(game, 0.70)) == 0
     assert reminders(mailoutbox) == []
 
-    assert services.due_deadlines(at(game, 0.81)) == ([], [(game.pk, game.turn)])
-    assert services.remind(game.pk, game.turn, now=at(game, 0.81)) == 1
+    assert due.due_deadlines(at(game, 0.81)) == ([], [(game.pk, game.turn)])
+    assert deadlines.remind(game.pk, game.turn, now=at(game, 0.81)) == 1
     (message,) = reminders(mailoutbox)
     assert message.to == [waiting.email]
     assert f"#{game.pk}" in message.subject
     assert "a bot plays for you" in message.body
 
     # A second run (the beat runs every minute) sends nothing more.
-    assert services.due_deadlines(at(game, 0.85)) == ([], [])
-    assert services.remind(game.pk, game.turn, now=at(game, 0.90)) == 0
+    assert due.due_deadlines(at(game, 0.85)) == ([], [])
+    assert deadlines.remind(game.pk, game.turn, now=at(game, 0.90)) == 0
     assert len(reminders(mailoutbox)) == 1
     assert notes(game, Note.REMINDER).count() == 1
 
@@ -53,7 +55,7 @@ def test_a_reminder_for_a_turn_that_is_over_is_not_sent(mailoutbox, alice, bob):
     game = start_geared([alice, bob], turn_seconds=DAY, target=2000)
     turn = game.turn
     play_turn(game)
-    assert services.remind(game.pk, turn, now=at(game, 0.95)) == 0
+    assert deadlines.remind(game.pk, turn, now=at(game, 0.95)) == 0
     assert reminders(mailoutbox) == []
 
 
@@ -77,5 +79,5 @@ def test_out_of_gears_the_beat_reminds_only_those_who_have_not_programmed(
 
     # The next run of the beat sends nothing more.
     assert tasks.expire_deadlines.delay().get() == {"expired": 0, "reminders": 0}
-    assert services.remind(game.pk, game.turn) == 0
+    assert deadlines.remind(game.pk, game.turn) == 0
     assert len(reminders(mailoutbox)) == 2

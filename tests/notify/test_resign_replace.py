@@ -9,7 +9,8 @@ import pytest
 from django.contrib.messages import get_messages
 from django.urls import reverse
 
-from games import services
+from games import errors
+from games.actions import deadlines
 from games.models import Game, Move, Seat, Status
 from tests.notify.helpers import (
     Note,
@@ -30,7 +31,7 @@ SECOND = timedelta(seconds=1)
 
 def expire(game: Game) -> None:
     game.refresh_from_db()
-    assert services.expire_turn(game.pk, game.turn, now=game.deadline + SECOND) is True
+    assert deadlines.expire_turn(game.pk, game.turn, now=game.deadline + SECOND) is True
     game.refresh_from_db()
 
 
@@ -171,8 +172,8 @@ def test_resigning_a_finished_game_is_refused_and_changes_nothing(mailoutbox, al
         "Only a game in play can be resigned from."
     ]
     assert snapshot(game) == before
-    with pytest.raises(services.Conflict):
-        services.resign(alice, game.pk)
+    with pytest.raises(errors.Conflict):
+        deadlines.resign(alice, game.pk)
 
 
 def test_a_non_player_cannot_resign(mailoutbox, alice, bob, carol):

@@ -8,7 +8,8 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import services, tasks
+from games import engines, errors, tasks
+from games.actions import deadlines, moves
 from games.models import Game, Notification, Status
 from games.notifications import email
 from games.notifications import queueing as notifications
@@ -65,7 +66,7 @@ def test_turn_emails_off_does_not_stop_reminders_and_reminders_off_stops_them(
     waiting.notify_turn = False
     waiting.save(update_fields=["notify_turn"])
     late = game.deadline - timedelta(hours=4)
-    assert services.remind(game.pk, game.turn, now=late) == 1
+    assert deadlines.remind(game.pk, game.turn, now=late) == 1
     (reminder,) = [m for m in to(mailoutbox, waiting) if m.subject.startswith("Reminder")]
     assert f"#{game.pk}" in reminder.subject
 
@@ -74,7 +75,7 @@ def test_turn_emails_off_does_not_stop_reminders_and_reminders_off_stops_them(
     waiting = seat_to_act(game).user
     waiting.notify_reminder = False
     waiting.save(update_fields=["notify_reminder"])
-    assert services.remind(game.pk, game.turn, now=game.deadline - timedelta(hours=4)) == 0
+    assert deadlines.remind(game.pk, game.turn, now=game.deadline - timedelta(hours=4)) == 0
     assert not notes(game, Note.REMINDER, turn=game.turn).exists()
 
 
@@ -147,7 +148,7 @@ def test_a_rearrangement_that_does_not_end_the_turn_mails_nobody(mailoutbox, ali
         if not game.is_active:
             break
         seat = seat_to_act(game)
-        legal = services.engines.engine("geared").legal_actions(game.state, seat.seat_id)
+        legal = engines.engine("geared").legal_actions(game.state, seat.seat_id)
         rearrange = next((a for a in legal if a["type"] == "rearrange"), None)
         if rearrange:
             break
@@ -156,7 +157,7 @@ def test_a_rearrangement_that_does_not_end_the_turn_mails_nobody(mailoutbox, ali
         pytest.skip("no rearrangement came up in this game")
     rows = notes(game).count()
     turn = game.turn
-    services.submit_action(seat.user, game.pk, game.version, rearrange)
+    moves.submit_action(seat.user, game.pk, game.version, rearrange)
     game.refresh_from_db()
     assert game.turn == turn
     assert notes(game).count() == rows
@@ -167,9 +168,9 @@ def test_at_most_one_your_turn_email_per_player_game_and_turn(mailoutbox, alice,
     mover_seat = seat_to_act(game)
     action = end_turn_choice(game, mover_seat)
     version = game.version
-    services.submit_action(mover_seat.user, game.pk, version, action)
-    with pytest.raises(services.Conflict):  # a double click: the same form again
-        services.submit_action(mover_seat.user, game.pk, version, action)
+    moves.submit_action(mover_seat.user, game.pk, version, action)
+    with pytest.raises(errors.Conflict):  # a double click: the same form again
+        moves.submit_action(mover_seat.user, game.pk, version, action)
     game.refresh_from_db()
     waiting = other(game, mover_seat.user)
     seat = seat_of(game, waiting)

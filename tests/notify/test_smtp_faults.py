@@ -174,7 +174,7 @@ def test_a_retried_turn_email_whose_turn_is_over_is_skipped_not_sent(smtp_mail, 
 def test_an_email_given_up_on_is_sent_once_when_a_moderator_requeues_it(
     smtp_mail, alice, bob, django_user_model
 ):
-    from games import moderation
+    from games.actions import moderation
 
     smtp_mail.refuse = REFUSAL
     game = start_geared([alice, bob], target=2000)

@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
-from games import services
+from games.actions import deadlines
 from games.models import Game, Notification, Status
 from games.notifications import queueing as notifications
 from games.notifications import unsubscribe
@@ -85,7 +85,7 @@ def test_the_reminder_link_turns_reminders_off(smtp_mail, alice, bob):
     game = start_geared([alice, bob], turn_seconds=86400, target=2000)
     waiting = seat_to_act(game).user
     smtp_mail.messages.clear()
-    assert services.remind(game.pk, game.turn, now=game.deadline - timedelta(hours=2)) == 1
+    assert deadlines.remind(game.pk, game.turn, now=game.deadline - timedelta(hours=2)) == 1
     (message,) = smtp_mail.to(waiting.email)
     assert Client().post(link_path(message)).status_code == 200
     waiting.refresh_from_db()

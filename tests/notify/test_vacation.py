@@ -12,9 +12,11 @@ import pytest
 from django.utils import timezone
 
 from accounts import vacation as allowance
-from games import moderation, services, vacation
+from games import vacation
+from games.actions import deadlines, moderation, time_off
 from games.models import Game, ModerationAction, Move, Notification, Outgoing
 from games.notifications import outbox
+from games.reads import due
 from tests.notify.helpers import Note, notes, play_turn, seat_of, seat_to_act, submit_program
 from tests.support.games import start_geared, start_oog
 from tests.support.users import make_user
@@ -28,7 +30,7 @@ State = Outgoing.State
 
 def away(user, days: int = 3):
     """`user` goes on vacation now, until `days` days from today."""
-    vacation.take(user, timezone.localdate() + timedelta(days=days))
+    time_off.take(user, timezone.localdate() + timedelta(days=days))
     user.refresh_from_db()
     return user
 
@@ -52,7 +54,7 @@ def test_geared_the_deadline_waits_for_a_player_away(mailoutbox, alice, bob):
     user = away(absent.user)
     turn, count, deadline = game.turn, moves(game).count(), game.deadline
 
-    assert services.expire_turn(game.pk, turn, now=game.deadline + SECOND) is False
+    assert deadlines.expire_turn(game.pk, turn, now=game.deadline + SECOND) is False
     game.refresh_from_db()
     assert (game.turn, moves(game).count()) == (turn, count), "nobody played for them"
     # The turn resumes at the return with the time it had left when they went away.
@@ -60,10 +62,10 @@ def test_geared_the_deadline_waits_for_a_player_away(mailoutbox, alice, bob):
     absent.refresh_from_db()
     assert (absent.missed_deadlines, absent.bot, absent.user_id) == (0, "", user.pk)
     # Once per pause: the beat does not pick the game again before the return.
-    assert (game.pk, turn) not in services.due_deadlines()[0]
-    assert services.expire_turn(game.pk, turn, now=game.deadline - SECOND) is False
+    assert (game.pk, turn) not in due.due_deadlines()[0]
+    assert deadlines.expire_turn(game.pk, turn, now=game.deadline - SECOND) is False
     # After the return (and the full time), the deadline runs as usual.
-    assert services.expire_turn(game.pk, turn, now=game.deadline + SECOND) is True
+    assert deadlines.expire_turn(game.pk, turn, now=game.deadline + SECOND) is True
     game.refresh_from_db()
     assert game.turn == turn + 1
     assert moves(game, Move.Kind.TIMEOUT).filter(seat=absent).exists()
@@ -73,19 +75,19 @@ def test_coming_back_early_gives_the_time_left_from_now(mailoutbox, alice, bob):
     game = start_geared([alice, bob], turn_seconds=DAY, target=2000)
     user = away(seat_to_act(game).user, days=10)
     left = game.deadline - went(user)
-    services.expire_turn(game.pk, game.turn, now=game.deadline + SECOND)
+    deadlines.expire_turn(game.pk, game.turn, now=game.deadline + SECOND)
     before = timezone.now()
-    vacation.come_back(user)
+    time_off.come_back(user)
     game.refresh_from_db()
     assert before + left <= game.deadline <= timezone.now() + left
-    assert services.expire_turn(game.pk, game.turn, now=game.deadline + SECOND) is True
+    assert deadlines.expire_turn(game.pk, game.turn, now=game.deadline + SECOND) is True
 
 
 def test_a_new_return_date_moves_the_paused_deadline(mailoutbox, alice, bob):
     game = start_geared([alice, bob], turn_seconds=DAY, target=2000)
     user = away(seat_to_act(game).user, days=10)
     left = game.deadline - went(user)
-    services.expire_turn(game.pk, game.turn, now=game.deadline + SECOND)
+    deadlines.expire_turn(game.pk, game.turn, now=game.deadline + SECOND)
     user = away(user, days=2)
     game.refresh_from_db()
     assert game.deadline == user.away_ends + left
@@ -112,13 +114,13 @@ def test_one_vacation_day_buys_no_more_time_than_it_pauses(mailoutbox, alice, bo
         Game.objects.filter(pk=game.pk).update(deadline=timezone.now() + timedelta(hours=1))
         game.refresh_from_db()
         games.append(game)
-    vacation.take(alice, allowance.local_today(alice, timezone.now()))  # today only: one day
+    time_off.take(alice, allowance.local_today(alice, timezone.now()))  # today only: one day
     user = alice
     user.refresh_from_db()
     assert allowance.allowance(user).used == 1
     for game in games:
         deadline = game.deadline
-        assert services.expire_turn(game.pk, game.turn, now=deadline + SECOND) is False
+        assert deadlines.expire_turn(game.pk, game.turn, now=deadline + SECOND) is False
         game.refresh_from_db()
         assert game.deadline == user.away_ends + (deadline - went(user))
         assert game.deadline - user.away_ends <= timedelta(hours=1)  # not three new days
@@ -132,7 +134,7 @@ def test_a_deadline_that_passed_before_the_vacation_is_not_held(mailoutbox, alic
     Game.objects.filter(pk=game.pk).update(deadline=timezone.now() - timedelta(seconds=30))
     game.refresh_from_db()
     away(absent.user)
-    assert services.expire_turn(game.pk, game.turn, now=timezone.now()) is True
+    assert deadlines.expire_turn(game.pk, game.turn, now=timezone.now()) is True
     absent.refresh_from_db()
     assert absent.missed_deadlines == 1
 
@@ -145,7 +147,7 @@ def test_a_turn_that_began_while_away_gets_its_full_time_at_the_return(mailoutbo
     play_turn(game)  # now it is the away player's turn, begun while they are away
     game.refresh_from_db()
     assert seat_to_act(game).user == user
-    assert services.expire_turn(game.pk, game.turn, now=game.deadline + SECOND) is False
+    assert deadlines.expire_turn(game.pk, game.turn, now=game.deadline + SECOND) is False
     game.refresh_from_db()
     assert game.deadline == user.away_ends + timedelta(seconds=DAY)
 
@@ -154,7 +156,7 @@ def test_a_player_away_who_is_not_to_act_pauses_nothing(mailoutbox, alice, bob):
     game = start_geared([alice, bob], turn_seconds=DAY, target=2000)
     absent = seat_to_act(game)
     away(bob if absent.user == alice else alice)
-    assert services.expire_turn(game.pk, game.turn, now=game.deadline + SECOND) is True
+    assert deadlines.expire_turn(game.pk, game.turn, now=game.deadline + SECOND) is True
 
 
 def test_an_exempt_game_runs_its_deadlines_as_usual(mailoutbox, alice, bob, django_user_model):
@@ -165,7 +167,7 @@ def test_an_exempt_game_runs_its_deadlines_as_usual(mailoutbox, alice, bob, djan
     moderation.set_exempt(moderator, game.pk, True, "a tournament final")
     assert ModerationAction.objects.filter(game=game, action="exempt from vacations").exists()
     game.refresh_from_db()
-    assert services.expire_turn(game.pk, game.turn, now=game.deadline + SECOND) is True
+    assert deadlines.expire_turn(game.pk, game.turn, now=game.deadline + SECOND) is True
     absent.refresh_from_db()
     assert absent.missed_deadlines == 1
 
@@ -180,15 +182,15 @@ def test_oog_the_others_program_and_the_turn_waits_for_the_player_away(mailoutbo
     submit_program(game, alice)  # and may change it while the turn waits
     game.refresh_from_db()
     turn, deadline = game.turn, game.deadline
-    assert services.expire_turn(game.pk, turn, now=game.deadline + SECOND) is False
+    assert deadlines.expire_turn(game.pk, turn, now=game.deadline + SECOND) is False
     game.refresh_from_db()
     assert game.turn == turn and not moves(game, Move.Kind.TIMEOUT).exists()
     assert game.deadline == user.away_ends + (deadline - went(user))
     assert seat_of(game, bob).missed_deadlines == 0
 
-    vacation.come_back(user)
+    time_off.come_back(user)
     game.refresh_from_db()
-    assert services.expire_turn(game.pk, turn, now=game.deadline + SECOND) is True
+    assert deadlines.expire_turn(game.pk, turn, now=game.deadline + SECOND) is True
     game.refresh_from_db()
     assert game.turn == turn + 1, "O19: back, the missing robot defends and the turn resolves"
     assert moves(game, Move.Kind.TIMEOUT).filter(seat=seat_of(game, bob)).exists()
@@ -214,7 +216,7 @@ def test_the_your_turn_email_waits_for_the_return_and_goes_once(mailoutbox, alic
     assert to(mailoutbox, user) == []
     assert outbox.sweep()["emails"] == 0, "nothing due before the return"
 
-    vacation.come_back(user)
+    time_off.come_back(user)
     note.refresh_from_db()
     assert note.state == State.SENT
     assert len(to(mailoutbox, user)) == 1 and "Your turn" in to(mailoutbox, user)[0].subject
@@ -246,10 +248,10 @@ def test_a_reminder_is_not_sent_while_away_and_not_twice_on_return(mailoutbox, a
     user = away(bob if mover == alice else alice)
     play_turn(game)
     game.refresh_from_db()
-    services.remind(game.pk, game.turn, now=game.deadline - timedelta(hours=1))
+    deadlines.remind(game.pk, game.turn, now=game.deadline - timedelta(hours=1))
     reminder = notes(game, Note.REMINDER, user=user).get()
     assert reminder.state == State.SKIPPED, "the turn's own e-mail waits already"
-    vacation.come_back(user)
+    time_off.come_back(user)
     assert len(to(mailoutbox, user)) == 1
 
 
@@ -261,23 +263,22 @@ def test_a_reminder_waits_if_the_turn_email_went_before_the_vacation(mailoutbox,
     assert len(to(mailoutbox, other)) == 1
     user = away(other)
     game.refresh_from_db()
-    services.remind(game.pk, game.turn, now=game.deadline - timedelta(hours=1))
+    deadlines.remind(game.pk, game.turn, now=game.deadline - timedelta(hours=1))
     reminder = notes(game, Note.REMINDER, user=user).get()
     assert reminder.state == State.PENDING and reminder.next_attempt == user.away_ends
-    vacation.come_back(user)
+    time_off.come_back(user)
     reminder.refresh_from_db()
     assert reminder.state == State.SENT and len(to(mailoutbox, user)) == 2
 
 
 def test_no_daily_digest_while_away(mailoutbox, alice, bob):
     from games.models import Digest
-    from games.notifications import digest as digests
 
     bob.email_digest = True
     bob.save(update_fields=["email_digest"])
     start_geared([alice, bob], turn_seconds=DAY, target=2000)
     away(bob)
     digest = Digest.objects.create(user=bob, day=timezone.localdate())
-    assert digests.deliver_digest(digest.pk) is False
+    assert digest.deliver_digest(digest.pk) is False
     digest.refresh_from_db()
     assert digest.state == State.SKIPPED and to(mailoutbox, bob) == []

@@ -10,7 +10,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
-from games import services
+from games.actions import deadlines, watching
 from games.models import Notification, Seat
 from tests.notify.helpers import Note, notes, play_turn, seat_to_act
 from tests.notify.helpers import submit_program as program
@@ -97,7 +97,7 @@ def test_a_reminder_still_goes_to_a_player_watching(mailoutbox, alice, bob):
     waiting = seat_to_act(game).user
     watch(waiting, game)
     mailoutbox.clear()
-    assert services.remind(game.pk, game.turn, now=game.deadline - timedelta(hours=4)) == 1
+    assert deadlines.remind(game.pk, game.turn, now=game.deadline - timedelta(hours=4)) == 1
     assert notes(game, Note.REMINDER, turn=game.turn).get().state == Notification.State.SENT
     assert len(mails_to(mailoutbox, waiting)) == 1
 
@@ -118,11 +118,11 @@ def test_the_watch_is_written_at_most_every_twenty_seconds(alice, bob):
     game = start_geared([alice, bob], target=2000)
     seat = Seat.objects.get(game=game, user=alice)
     first = timezone.now()
-    services.note_watching(seat.pk, None, now=first)
-    services.note_watching(seat.pk, first, now=first + timedelta(seconds=19))
+    watching.note_watching(seat.pk, None, now=first)
+    watching.note_watching(seat.pk, first, now=first + timedelta(seconds=19))
     seat.refresh_from_db()
     assert seat.watched == first
-    services.note_watching(seat.pk, first, now=first + timedelta(seconds=21))
+    watching.note_watching(seat.pk, first, now=first + timedelta(seconds=21))
     seat.refresh_from_db()
     assert seat.watched == first + timedelta(seconds=21)
 
@@ -132,6 +132,6 @@ def test_a_spectator_or_a_player_who_left_leaves_no_watch(alice, bob, carol):
     game.public = True
     game.save(update_fields=["public"])
     watch(carol, game)
-    services.resign(bob, game.pk)
+    deadlines.resign(bob, game.pk)
     watch(bob, game)
     assert list(Seat.objects.filter(game=game).values_list("watched", flat=True)) == [None, None]

@@ -12,7 +12,7 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.urls import reverse
 
-from games import services
+from games.actions import tables
 from games.models import Game, Invitation, Kind, Notification, Push, Status
 from games.notifications import queueing as notifications
 from tests.push.helpers import subscribe
@@ -51,10 +51,8 @@ def what_bob_got(commit, alice, bob) -> set[tuple[str, str]]:
     Game.objects.filter(pk=game.pk).update(status=Status.FINISHED)
     game.refresh_from_db()
     commit(notifications.queue, game, Note.GAME_OVER, [seat])
-    table = commit(
-        services.create_game, alice, services.NewGame(kind=Kind.OUTOFGEARS, seat_count=3)
-    )
-    commit(services.invite, alice, table.pk, "bob")
+    table = commit(tables.create_game, alice, tables.NewGame(kind=Kind.OUTOFGEARS, seat_count=3))
+    commit(tables.invite, alice, table.pk, "bob")
     got = set()
     for push in Push.objects.filter(state=State.SENT).select_related("notification"):
         got.add(("invitation" if push.invitation_id else push.notification.kind, "push"))

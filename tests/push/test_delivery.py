@@ -15,7 +15,8 @@ import pytest
 from django.utils import timezone
 
 from accounts.models import PushSubscription
-from games import services, vacation
+from games import vacation
+from games.actions import tables, time_off
 from games.models import Kind, Notification, Push, Seat, Status
 from games.notifications import outbox
 from tests.notify.helpers import Note, notes, play_turn, seat_to_act, submit_program
@@ -176,7 +177,7 @@ def test_a_player_on_vacation_is_pushed_on_return_and_mailed_only_if_unreached(
     waiting = the_next(game)
     phone = push_service.device("phone")
     subscribe(waiting, phone)
-    commit(vacation.take, waiting, timezone.localdate() + timedelta(days=3))
+    commit(time_off.take, waiting, timezone.localdate() + timedelta(days=3))
     waiting.refresh_from_db()
     commit(play_turn, game)
 
@@ -185,7 +186,7 @@ def test_a_player_on_vacation_is_pushed_on_return_and_mailed_only_if_unreached(
     assert row.next_attempt == waiting.away_ends
     assert push_service.received == []
 
-    commit(vacation.come_back, waiting)
+    commit(time_off.come_back, waiting)
     assert Push.objects.get().state == State.SENT
     assert len(push_service.accepted("phone")) == 1
     sweep_when_due(Notification)
@@ -317,7 +318,7 @@ def test_a_push_whose_task_was_lost_is_sent_by_the_sweep_once(
 
 
 def open_table(creator):
-    return services.create_game(creator, services.NewGame(kind=Kind.OUTOFGEARS, seat_count=3))
+    return tables.create_game(creator, tables.NewGame(kind=Kind.OUTOFGEARS, seat_count=3))
 
 
 def test_an_invitation_by_username_is_pushed_beside_its_email(
@@ -326,7 +327,7 @@ def test_an_invitation_by_username_is_pushed_beside_its_email(
     phone = push_service.device("phone")
     subscribe(bob, phone)
     table = commit(open_table, alice)
-    commit(services.invite, alice, table.pk, "bob")
+    commit(tables.invite, alice, table.pk, "bob")
     [push] = push_service.accepted("phone")
     shown = phone.decrypt(push.body)
     assert shown["title"] == f"“Alice” (alice) invites you: Out of Gears #{table.pk}"
@@ -342,8 +343,8 @@ def test_an_invitation_taken_up_before_its_push_goes_is_not_pushed(
     subscribe(bob, push_service.device("phone"))
     table = commit(open_table, alice)
     with django_capture_on_commit_callbacks(execute=False):  # its task lost
-        services.invite(alice, table.pk, "bob")
-    commit(services.join_game, bob, table.pk, token=table.join_token)
+        tables.invite(alice, table.pk, "bob")
+    commit(tables.join_game, bob, table.pk, token=table.join_token)
     sweep_when_due()
     row = Push.objects.get()
     assert row.state == State.SKIPPED and "taken up" in row.error
@@ -355,7 +356,7 @@ def test_a_rematch_offer_is_pushed(commit, push_service, alice, bob):
     assert game.status == Status.FINISHED
     phone = push_service.device("phone")
     subscribe(bob, phone)
-    new = commit(services.rematch, alice, game.pk)
+    new = commit(tables.rematch, alice, game.pk)
     [push] = push_service.accepted("phone")
     assert phone.decrypt(push.body)["title"] == (
         f"“Alice” (alice) offers a rematch: Geared: Build Your Bike #{new.pk}"

@@ -16,9 +16,11 @@ from django.core.cache import cache
 from django.test import override_settings
 from django.urls import reverse
 
-from games import engines, records, replay, services
+from games import engines
+from games.actions import tables
 from games.engines.geared import engine as geared
 from games.models import Game, Move
+from games.reads import records, replay, seating
 from tests.replay.test_records import finished_oog
 from tests.replay.test_replay import finished_geared
 
@@ -58,7 +60,7 @@ def test_a_records_rematch_of_offers_no_rematch_on_another_game(client, record, 
     assert post_record(client, data).status_code == 302
     imported = Game.objects.get(imported=True)
     assert imported.options.keys() <= {"target", "names"}  # the Geared engine's (OPTIONS)
-    assert services.rematch_of(finished) is None
+    assert seating.rematch_of(finished) is None
     # alice's end screen offers her own rematch, not carol's.
     client.force_login(alice)
     page = client.get(finished.get_absolute_url()).content.decode()
@@ -237,8 +239,8 @@ def test_the_migration_keeps_the_sites_rematch_links_and_drops_the_rest(alice, b
     opened, and is dropped everywhere; an imported game's is never trusted."""
     migration = importlib.import_module("games.migrations.0016_game_rematch_of")
     finished = finished_geared(alice, bob)
-    rematch = services.create_game(alice, services.NewGame(kind="geared", seat_count=2))
-    forged = services.create_game(carol, services.NewGame(kind="geared", seat_count=2))
+    rematch = tables.create_game(alice, tables.NewGame(kind="geared", seat_count=2))
+    forged = tables.create_game(carol, tables.NewGame(kind="geared", seat_count=2))
     Game.objects.filter(pk=rematch.pk).update(options={"target": 1000, "rematch_of": finished.pk})
     Game.objects.filter(pk=forged.pk).update(
         imported=True, options={"target": 1000, "rematch_of": finished.pk}
@@ -248,4 +250,4 @@ def test_the_migration_keeps_the_sites_rematch_links_and_drops_the_rest(alice, b
     forged.refresh_from_db()
     assert rematch.rematch_of_id == finished.pk and "rematch_of" not in rematch.options
     assert forged.rematch_of_id is None and "rematch_of" not in forged.options
-    assert services.rematch_of(finished) == rematch
+    assert seating.rematch_of(finished) == rematch

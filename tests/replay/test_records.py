@@ -11,8 +11,10 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
-from games import engines, records, services
+from games import engines
+from games.actions import moves, tables
 from games.models import Game, Move, Status
+from games.reads import records
 from tests.replay.test_replay import finished_geared
 
 pytestmark = pytest.mark.django_db
@@ -21,20 +23,20 @@ pytestmark = pytest.mark.django_db
 def finished_oog(alice) -> Game:
     """Out of Gears, alice against two greedy bots. Tasks queued on commit do not run inside a
     test's transaction, so the bots and the resolutions are driven as the outbox sweep does."""
-    game = services.create_game(
+    game = tables.create_game(
         alice,
-        services.NewGame(kind="outofgears", seat_count=3, bots=("greedy", "greedy")),
+        tables.NewGame(kind="outofgears", seat_count=3, bots=("greedy", "greedy")),
     )
-    services.start_game(alice, game.pk)
+    tables.start_game(alice, game.pk)
     for n in range(500):
-        services.catch_up(game.pk)
+        moves.catch_up(game.pk)
         game.refresh_from_db()
         if game.status != Status.ACTIVE:
             break
         seat = game.seats.get(user=alice)
         if seat.seat_id in engines.seats_to_act(game.kind, game.state):
             action = engines.bot_action(game.kind, "greedy", game.state, seat.seat_id, str(n))
-            services.submit_action(alice, game.pk, game.version, action)
+            moves.submit_action(alice, game.pk, game.version, action)
     game.refresh_from_db()
     assert game.status == Status.FINISHED
     return game
@@ -75,9 +77,9 @@ def test_an_out_of_gears_record_replays_its_resolutions(client, alice):
 
 
 def test_a_game_in_play_has_no_record_and_its_seed_stays_hidden(client, alice, bob):
-    game = services.create_game(alice, services.NewGame(kind="geared", seat_count=2, public=True))
-    services.join_game(bob, game.pk)
-    services.start_game(alice, game.pk)
+    game = tables.create_game(alice, tables.NewGame(kind="geared", seat_count=2, public=True))
+    tables.join_game(bob, game.pk)
+    tables.start_game(alice, game.pk)
     client.force_login(alice)
     response = client.get(reverse("game_record", args=[game.pk]))
     assert response.status_code == 404

@@ -3,20 +3,21 @@
 import pytest
 from django.urls import reverse
 
-from games import engines, services
+from games import engines
+from games.actions import moves, tables
 from games.engines.geared.bots import greedy_bot
 from games.models import Game, Move, Seat, Status
-from games.replay import moves_of, replay
+from games.reads.replay import moves_of, replay
 
 pytestmark = pytest.mark.django_db
 
 
 def finished_geared(alice, bob, *, target: int = 300) -> Game:
-    game = services.create_game(
-        alice, services.NewGame(kind="geared", seat_count=2, target=target, public=False)
+    game = tables.create_game(
+        alice, tables.NewGame(kind="geared", seat_count=2, target=target, public=False)
     )
-    services.join_game(bob, game.pk, token=game.join_token)
-    services.start_game(alice, game.pk)
+    tables.join_game(bob, game.pk, token=game.join_token)
+    tables.start_game(alice, game.pk)
     eng = engines.engine("geared")
     users = {alice.pk: alice, bob.pk: bob}
     import random
@@ -29,7 +30,7 @@ def finished_geared(alice, bob, *, target: int = 300) -> Game:
         seat = Seat.objects.get(game=game, position=int(eng.current_seat(game.state)))
         view = eng.view(game.state, seat.seat_id)
         action = greedy_bot(view, eng.legal_actions(game.state, seat.seat_id), rng)
-        services.submit_action(users[seat.user_id], game.pk, game.version, action)
+        moves.submit_action(users[seat.user_id], game.pk, game.version, action)
     game.refresh_from_db()
     assert game.status == Status.FINISHED
     return game
@@ -57,9 +58,9 @@ def test_the_replay_page_shows_each_step_as_the_visitor_saw_it(client, alice, bo
 
 
 def test_a_game_in_play_cannot_be_replayed(client, alice, bob):
-    game = services.create_game(alice, services.NewGame(kind="geared", seat_count=2, public=True))
-    services.join_game(bob, game.pk)
-    services.start_game(alice, game.pk)
+    game = tables.create_game(alice, tables.NewGame(kind="geared", seat_count=2, public=True))
+    tables.join_game(bob, game.pk)
+    tables.start_game(alice, game.pk)
     client.force_login(alice)
     assert client.get(reverse("game_replay", args=[game.pk])).status_code == 404
 
@@ -71,12 +72,12 @@ def test_an_out_of_gears_game_with_bots_replays_to_its_stored_state(
 
     from games.engines.outofgears.bots import greedy_bot as oog_greedy
 
-    game = services.create_game(
+    game = tables.create_game(
         alice,
-        services.NewGame(kind="outofgears", seat_count=3, bots=("greedy", "random")),
+        tables.NewGame(kind="outofgears", seat_count=3, bots=("greedy", "random")),
     )
     with django_capture_on_commit_callbacks(execute=True):
-        services.start_game(alice, game.pk)  # the bots program on commit
+        tables.start_game(alice, game.pk)  # the bots program on commit
     eng = engines.engine("outofgears")
     rng = random.Random(3)
     seat = Seat.objects.get(game=game, user=alice)
@@ -87,7 +88,7 @@ def test_an_out_of_gears_game_with_bots_replays_to_its_stored_state(
         legal = eng.legal_actions(game.state, seat.seat_id)
         action = oog_greedy(eng.view(game.state, seat.seat_id), legal, rng)
         with django_capture_on_commit_callbacks(execute=True):  # resolution and bots follow
-            services.submit_action(alice, game.pk, game.version, action)
+            moves.submit_action(alice, game.pk, game.version, action)
     game.refresh_from_db()
     assert game.status == Status.FINISHED
     assert Move.objects.filter(game=game, kind=Move.Kind.RESOLVE).count() == game.state["turn"]

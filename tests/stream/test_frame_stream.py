@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import moderation, services
+from games.actions import moderation, tables
 from games.models import Kind
 from tests.stream.test_streams import cookie
 from tests.support.games import client_for, start_geared
@@ -17,9 +17,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def test_a_join_reaches_the_tables_players_and_the_lobby(stream_process, alice, bob, carol):
-    game = services.create_game(
-        alice, services.NewGame(kind=Kind.GEARED, seat_count=3, public=True)
-    )
+    game = tables.create_game(alice, tables.NewGame(kind=Kind.GEARED, seat_count=3, public=True))
     mine = stream_process.open("/events/me/", headers=cookie(client_for(alice)))
     lobby = stream_process.open("/events/me/?lobby=1", headers=cookie(client_for(carol)))
     assert mine.status == lobby.status == 200
@@ -27,7 +25,7 @@ def test_a_join_reaches_the_tables_players_and_the_lobby(stream_process, alice, 
     assert first["data"] == {"kind": "turns", "your_turn": 0}
     lobby.event_where(lambda e: e.get("event") == "turns")
 
-    services.join_game(bob, game.pk)
+    tables.join_game(bob, game.pk)
     again = mine.event_where(lambda e: e.get("event") == "turns")
     assert again["data"] == {"kind": "turns", "your_turn": 0}, "the count is the same, yet sent"
     assert lobby.event_where(lambda e: e.get("event") == "lobby")["data"] == {"kind": "lobby"}
@@ -40,10 +38,10 @@ def test_an_invitation_and_a_deadline_extended_reach_the_frame_stream(
 ):
     """My games lists invitations and each game's "due in …": both redraw on their change."""
     moderator = make_user(django_user_model, "mod", is_staff=True, is_superuser=True)
-    game = services.create_game(alice, services.NewGame(kind=Kind.GEARED, seat_count=3))
+    game = tables.create_game(alice, tables.NewGame(kind=Kind.GEARED, seat_count=3))
     mine = stream_process.open("/events/me/", headers=cookie(client_for(bob)))
     mine.event_where(lambda e: e.get("event") == "turns")
-    services.invite(alice, game.pk, bob.username)
+    tables.invite(alice, game.pk, bob.username)
     assert mine.event_where(lambda e: e.get("event") == "turns")["data"]["kind"] == "turns"
     mine.close()
 

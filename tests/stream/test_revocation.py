@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from games import services
+from games.actions import deadlines, moves
 from games.models import Game
 from tests.stream.test_streams import cookie, is_game_event, page_key, stream_path
 from tests.support.games import client_for, start_geared
@@ -63,14 +63,14 @@ def test_a_resigned_player_watches_on_where_the_game_may_be_watched(stream_proce
     )
     stream.event_where(is_game_event(game.version))
 
-    services.resign(resigning, game.pk)
+    deadlines.resign(resigning, game.pk)
     game.refresh_from_db()
     stream.event_where(lambda e: is_revoked(e) or is_game_event(game.version)(e), PROMPTLY)
     # Still open, now as a spectator's (a public game): the next move reaches it.
     game.refresh_from_db()
     if game.is_active:
         seat = seat_to_act(game)
-        services.submit_action(seat.user, game.pk, game.version, greedy_choice(game, seat))
+        moves.submit_action(seat.user, game.pk, game.version, greedy_choice(game, seat))
     game.refresh_from_db()
     event = stream.event_where(lambda e: is_revoked(e) or is_game_event(game.version)(e))
     assert not is_revoked(event), stream.raw[-500:]
@@ -91,7 +91,7 @@ def test_a_resigned_players_key_stops_answering_their_session_still_may(stream_p
     for stream in (key_only, with_session):
         stream.event_where(is_game_event(game.version))
 
-    services.resign(resigning, game.pk)
+    deadlines.resign(resigning, game.pk)
     assert key_only.event_where(is_revoked, PROMPTLY)["data"] == {"kind": "revoked"}
     assert key_only.next_event(PROMPTLY).get("end")
     game.refresh_from_db()

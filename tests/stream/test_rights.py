@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from games import services
+from games.actions import tables
 from tests.api.conftest import token_for
 from tests.stream.test_revocation import PROMPTLY, is_revoked
 from tests.stream.test_streams import cookie, page_key, stream_path
@@ -38,16 +38,16 @@ def test_34_7_and_8_the_stream_doors(stream_process, alice, bob, carol):
     assert api[0] == 404 and api == answer(f"/api/v1/games/{missing}/stream", bearer)
 
     # 34.8: a visitor by the link of a table not watchable by it, its stream open by the key.
-    spec = services.NewGame(kind="geared", seat_count=2, watchable_by_link=False, target=1000)
-    table = services.create_game(alice, spec)
+    spec = tables.NewGame(kind="geared", seat_count=2, watchable_by_link=False, target=1000)
+    table = tables.create_game(alice, spec)
     visitor = Client()
     page = visitor.get(f"/games/{table.pk}/", {"token": table.join_token})
     key = page.content.decode().split('data-poll-key="', 1)[1].split('"', 1)[0]
     stream = stream_process.open(stream_path(table, k=key, t=table.join_token))
     assert stream.status == 200
     stream.event_where(lambda e: e.get("data", {}).get("kind") == "game")
-    services.join_game(bob, table.pk, token=table.join_token)
-    services.start_game(alice, table.pk)
+    tables.join_game(bob, table.pk, token=table.join_token)
+    tables.start_game(alice, table.pk)
     assert stream.event_where(is_revoked, PROMPTLY)["data"] == {"kind": "revoked"}
     assert stream.next_event(PROMPTLY).get("end")
     # A player's stream of it goes on.

@@ -14,7 +14,7 @@ from django.db import connection, transaction
 from django.db.models import F
 from django.urls import reverse
 
-from games import moderation, services
+from games.actions import moderation, moves
 from games.live import cache as live
 from games.live import events
 from games.models import Game
@@ -194,7 +194,7 @@ def test_the_site_frame_stream_follows_your_turn_count(stream_process, alice, bo
     stream = stream_process.open("/events/me/", headers=cookie(client_for(other)))
     assert stream.status == 200
     assert stream.event_where(lambda e: e.get("event") == "turns")["data"]["your_turn"] == 0
-    services.submit_action(waiting, game.pk, game.version, greedy_choice(game, seat))
+    moves.submit_action(waiting, game.pk, game.version, greedy_choice(game, seat))
     event = stream.event_where(lambda e: e.get("event") == "turns")
     assert event["data"] == {"kind": "turns", "your_turn": 1}
     stream.close()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.test import Client
 
-from games import services
+from games.actions import tables
 from games.models import Game, Kind
 
 
@@ -19,9 +19,9 @@ def start_geared(
     """A started Geared game: users[0] creates it, the others join with the link, then it
     starts. A test that must not see the game end by chance passes a high `target`."""
     creator, *others = users
-    game = services.create_game(
+    game = tables.create_game(
         creator,
-        services.NewGame(
+        tables.NewGame(
             kind=Kind.GEARED,
             seat_count=len(users) + len(bots),
             target=target,
@@ -31,8 +31,8 @@ def start_geared(
         ),
     )
     for user in others:
-        services.join_game(user, game.pk, token=game.join_token)
-    services.start_game(creator, game.pk)
+        tables.join_game(user, game.pk, token=game.join_token)
+    tables.start_game(creator, game.pk)
     game.refresh_from_db()
     return game
 
@@ -50,9 +50,9 @@ def start_oog(
     `robots` is one tuple of robot numbers per user (or None: the engine's choice)."""
     robots = robots or [()] * len(users)
     creator, *others = users
-    game = services.create_game(
+    game = tables.create_game(
         creator,
-        services.NewGame(
+        tables.NewGame(
             kind=Kind.OUTOFGEARS,
             seat_count=len(users) + len(bots),
             advanced=advanced,
@@ -63,8 +63,8 @@ def start_oog(
         ),
     )
     for user, chosen in zip(others, robots[1:], strict=True):
-        services.join_game(user, game.pk, robots=tuple(chosen), token=game.join_token)
-    services.start_game(creator, game.pk)
+        tables.join_game(user, game.pk, robots=tuple(chosen), token=game.join_token)
+    tables.start_game(creator, game.pk)
     game.refresh_from_db()
     return game
 

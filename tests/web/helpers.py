@@ -13,7 +13,7 @@ from urllib.parse import parse_qs, urlsplit
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games.actions import moves
 from games.engines.geared import engine
 from games.engines.geared.bots import greedy_bot
 from games.models import Game, Seat
@@ -38,14 +38,14 @@ def greedy_choice(game: Game, seat: Seat, salt: int = 0) -> dict:
     return greedy_bot(view, legal, random.Random(f"{game.pk}:{game.version}:{salt}"))
 
 
-def advance(game: Game, moves: int) -> Game:
-    """Play `moves` greedy moves through services.submit_action (people's seats only)."""
-    for _ in range(moves):
+def advance(game: Game, count: int) -> Game:
+    """Play `count` greedy moves through moves.submit_action (people's seats only)."""
+    for _ in range(count):
         game.refresh_from_db()
         if not game.is_active:
             break
         seat = seat_to_act(game)
-        services.submit_action(seat.user, game.pk, game.version, greedy_choice(game, seat))
+        moves.submit_action(seat.user, game.pk, game.version, greedy_choice(game, seat))
     game.refresh_from_db()
     return game
 

@@ -1,5 +1,5 @@
 """Issue 34.6: who may act at a table is decided at one door of the write path
-(`services.acting`), which no action can skip. A bot account acts only through the API with a
+(`base.acting`), which no action can skip. A bot account acts only through the API with a
 `bot` token: its session, on every action door of the pages, is refused and changes nothing
 (`/games/<id>/leave/` once let it abort a table). tests/test_code_shape.py checks that every
 action of the write path is behind that door."""
@@ -14,8 +14,10 @@ from django.urls import reverse
 
 from accounts import bots
 from accounts.models import BOT_BY_HAND, User
-from games import moderation, services
+from games import errors
+from games.actions import tables
 from games.models import ChatMessage, Game, Invitation, Report, Seat, Status
+from tests.support.code import action_modules
 from tests.support.games import client_for
 from tests.support.users import PASSWORD, make_user
 
@@ -39,21 +41,21 @@ def _tables(alice: User, robo: User) -> dict[str, Game]:
     """Where each door would let a person act: an open public table of alice's (join), one with
     robo seated (leave), robo's own full table (start, invite), a game in play with robo
     (move, chat, report, resign), one over (rematch)."""
-    new = services.NewGame
-    joinable = services.create_game(alice, new(kind="geared", seat_count=3, public=True))
-    seated = services.create_game(alice, new(kind="geared", seat_count=3))
-    services.join_game(_by_token(robo), seated.pk, token=seated.join_token)
-    own = services.create_game(_by_token(robo), new(kind="geared", seat_count=3, bots=("greedy",)))
+    new = tables.NewGame
+    joinable = tables.create_game(alice, new(kind="geared", seat_count=3, public=True))
+    seated = tables.create_game(alice, new(kind="geared", seat_count=3))
+    tables.join_game(_by_token(robo), seated.pk, token=seated.join_token)
+    own = tables.create_game(_by_token(robo), new(kind="geared", seat_count=3, bots=("greedy",)))
     playing, over = (
-        services.create_game(alice, new(kind="geared", seat_count=2, target=1000)) for _ in range(2)
+        tables.create_game(alice, new(kind="geared", seat_count=2, target=1000)) for _ in range(2)
     )
     for game in (playing, over):
-        services.join_game(_by_token(robo), game.pk, token=game.join_token)
-        services.start_game(alice, game.pk)
+        tables.join_game(_by_token(robo), game.pk, token=game.join_token)
+        tables.start_game(alice, game.pk)
     Game.objects.filter(pk=over.pk).update(status=Status.FINISHED)
     ChatMessage.objects.create(game=playing, author=alice, text="hello robo")
-    invited = services.create_game(alice, new(kind="geared", seat_count=3))
-    services.invite(alice, invited.pk, robo.email)
+    invited = tables.create_game(alice, new(kind="geared", seat_count=3))
+    tables.invite(alice, invited.pk, robo.email)
     robo.plays_by_bot_token = False
     return {
         "joinable": joinable,
@@ -104,8 +106,8 @@ DOORS = [
 def test_34_6_a_bot_accounts_session_is_refused_at_every_action_door(
     alice, robo, name, table, args, data, htmx
 ):
-    tables = _tables(alice, robo)
-    game = tables.get(table)
+    games = _tables(alice, robo)
+    game = games.get(table)
     values = {
         "game": game and game.pk,
         "message": game and ChatMessage.objects.filter(game=game).values_list("pk").first(),
@@ -127,12 +129,12 @@ def test_34_6_a_bot_accounts_session_is_refused_at_every_action_door(
 def test_34_6_every_action_of_the_write_path_refuses_a_bot_before_reading_anything(
     robo, django_assert_num_queries
 ):
-    """Behaviourally: each action of the write path (`services.acting`), handed a bot account
+    """Behaviourally: each action of the write path (`base.acting`), handed a bot account
     that did not come through a `bot` token, is refused before a single query, whatever its
     other arguments."""
     actions = [
         fn
-        for module in (services, moderation)
+        for module in action_modules()
         for _name, fn in inspect.getmembers(module, inspect.isfunction)
         if getattr(fn, "acting", False)
     ]
@@ -140,6 +142,6 @@ def test_34_6_every_action_of_the_write_path_refuses_a_bot_before_reading_anythi
     for action in actions:
         params = list(inspect.signature(action).parameters.values())[1:]
         args = [0 if "id" in p.name else "" for p in params if p.default is p.empty]
-        with django_assert_num_queries(0), pytest.raises(services.Forbidden) as refused:
+        with django_assert_num_queries(0), pytest.raises(errors.Forbidden) as refused:
             action(robo, *args)
         assert refused.value.message == BOT_BY_HAND, action.__name__

@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from games.actions import tables
 from games.engines.geared import engine
 from games.models import Move, Status
 from tests.support.games import client_for, start_geared
@@ -191,10 +192,9 @@ def test_a_private_game_does_not_exist_for_a_non_player_or_a_visitor(game, carol
 
 
 def test_the_join_link_shows_an_open_private_game_with_a_join_button(alice, carol):
-    from games import services
     from games.models import Kind
 
-    game = services.create_game(alice, services.NewGame(kind=Kind.GEARED, seat_count=2))
+    game = tables.create_game(alice, tables.NewGame(kind=Kind.GEARED, seat_count=2))
     url = f"{game.get_absolute_url()}?token={game.join_token}"
     response = client_for(carol).get(url)
     assert response.status_code == 200
@@ -210,11 +210,10 @@ SCRIPT = "<script>alert(1)</script>"
 
 def test_a_display_name_with_markup_is_shown_escaped_everywhere(alice, bob, django_user_model):
     mallory = make_user(django_user_model, "mallory", display_name=SCRIPT)
-    from games import services
     from games.models import Kind
 
-    open_game = services.create_game(
-        mallory, services.NewGame(kind=Kind.GEARED, seat_count=2, public=True)
+    open_game = tables.create_game(
+        mallory, tables.NewGame(kind=Kind.GEARED, seat_count=2, public=True)
     )
     game = start_geared([alice, mallory], target=1000)
     game = advance(game, 4)

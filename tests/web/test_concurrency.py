@@ -11,7 +11,8 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games import errors
+from games.actions import moves
 from games.models import Move
 from tests.support.games import client_for, start_geared
 from tests.web.helpers import greedy_choice, seat_to_act
@@ -57,7 +58,7 @@ def test_the_same_move_posted_twice_at_once_is_applied_once(alice, bob):
     clients = [client_for(seat.user), client_for(seat.user)]
     data = {"action": json.dumps(action), "version": str(game.version)}
     url = reverse("game_move", args=[game.pk])
-    version, moves = game.version, game.move_count
+    version, played = game.version, game.move_count
 
     def post(client: Client):
         return lambda: client.post(url, data, HTTP_HX_REQUEST="true")
@@ -66,22 +67,22 @@ def test_the_same_move_posted_twice_at_once_is_applied_once(alice, bob):
     assert sorted(r.status_code for r in responses) == [200, 409]
     refused = next(r for r in responses if r.status_code == 409)
     assert "The game has moved on" in refused.content.decode()
-    assert_one_move_applied(game, version, moves)
-    assert Move.objects.get(game=game, seq=moves + 1).action == action
+    assert_one_move_applied(game, version, played)
+    assert Move.objects.get(game=game, seq=played + 1).action == action
 
 
 def test_the_write_path_serialises_two_submissions_of_one_version(alice, bob):
     game = start_geared([alice, bob])
     seat = seat_to_act(game)
     action = greedy_choice(game, seat)
-    version, moves = game.version, game.move_count
+    version, played = game.version, game.move_count
 
     def submit():
-        return services.submit_action(seat.user, game.pk, version, action)
+        return moves.submit_action(seat.user, game.pk, version, action)
 
     results = at_the_same_moment(submit, submit, submit)
-    refused = [r for r in results if isinstance(r, services.GameError)]
+    refused = [r for r in results if isinstance(r, errors.GameError)]
     applied = [r for r in results if not isinstance(r, Exception)]
     assert len(applied) == 1 and len(refused) == 2, results
     assert all(r.status == 409 for r in refused)
-    assert_one_move_applied(game, version, moves)
+    assert_one_move_applied(game, version, played)

@@ -14,7 +14,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from games import moderation, services, vacation
+from games.actions import moderation, tables, time_off
 from games.models import Game, Status
 from tests.support.games import client_for, start_geared, start_oog
 from tests.support.users import make_user
@@ -91,14 +91,14 @@ def test_a_vacation_on_and_off_reaches_the_others_pages(alice, bob, carol):
     absent = seat_to_act(game).user
     other = client_for(next(u for u in (alice, bob, carol) if u != absent))
     seen = game.version
-    vacation.take(absent, timezone.localdate() + timedelta(days=5))
+    time_off.take(absent, timezone.localdate() + timedelta(days=5))
     assert changed(other, game, seen)
     page = fragment(other, game)
     assert f"paused: {absent.name} is away until" in page and "· due" not in page
     game.refresh_from_db()
     seen = game.version
     absent.refresh_from_db()
-    vacation.come_back(absent)
+    time_off.come_back(absent)
     assert changed(other, game, seen)
     page = fragment(other, game)
     assert "paused" not in page and "· due" in page
@@ -108,7 +108,7 @@ def test_a_vacation_keeps_an_out_of_gears_program_in_progress_good(alice, bob):
     """The version moves on, but a program is stale only on a new turn (turn_version)."""
     game = timed(start_oog([alice, bob]))
     seen = game.version
-    vacation.take(alice, timezone.localdate() + timedelta(days=5))
+    time_off.take(alice, timezone.localdate() + timedelta(days=5))
     game.refresh_from_db()
     assert game.version > seen and game.turn_version <= seen
 
@@ -118,12 +118,12 @@ def test_a_rematch_offer_and_its_acceptance_reach_the_end_screens(alice, bob):
     assert game.status == Status.FINISHED
     at_alice, at_bob = client_for(alice), client_for(bob)
     seen = game.version
-    services.rematch(alice, game.pk)
+    tables.rematch(alice, game.pk)
     assert changed(at_bob, game, seen)
     assert "offers a rematch" in fragment(at_bob, game)
     game.refresh_from_db()
     seen = game.version
-    services.rematch(bob, game.pk)
+    tables.rematch(bob, game.pk)
     assert changed(at_alice, game, seen)
     assert "Everyone accepted: the rematch has begun." in fragment(at_alice, game)
 
@@ -161,12 +161,12 @@ def test_an_aborted_public_games_spectators_are_told_but_not_why(alice, bob, mod
 def test_a_table_its_host_called_off_says_so_to_whoever_had_joined(alice, bob):
     """The host leaving calls the table off: the joined player's open page reloads on the
     change (its poll says so) and finds a page saying what happened, not an error (a 500)."""
-    table = services.create_game(alice, services.NewGame(kind="geared", seat_count=3))
-    services.join_game(bob, table.pk, token=table.join_token)
+    table = tables.create_game(alice, tables.NewGame(kind="geared", seat_count=3))
+    tables.join_game(bob, table.pk, token=table.join_token)
     client = client_for(bob)
     table.refresh_from_db()
     seen = table.version
-    services.leave_game(alice, table.pk)
+    tables.leave_game(alice, table.pk)
     assert changed(client, table, seen)
     response = client.get(table.get_absolute_url())
     assert response.status_code == 200
@@ -174,8 +174,8 @@ def test_a_table_its_host_called_off_says_so_to_whoever_had_joined(alice, bob):
 
 
 def test_a_table_a_moderator_called_off_says_who_and_why(alice, bob, moderator):
-    table = services.create_game(alice, services.NewGame(kind="geared", seat_count=3))
-    services.join_game(bob, table.pk, token=table.join_token)
+    table = tables.create_game(alice, tables.NewGame(kind="geared", seat_count=3))
+    tables.join_game(bob, table.pk, token=table.join_token)
     moderation.abort_game(moderator, table.pk, "Spam table.")
     page = " ".join(text(client_for(bob).get(table.get_absolute_url())).split())
     assert "called off before it started</strong>: by a moderator. Why: Spam table." in page

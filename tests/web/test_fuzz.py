@@ -28,7 +28,7 @@ from accounts.models import (
     PushSubscription,
     User,
 )
-from games import moderation, services
+from games.actions import moderation, tables
 from games.models import ChatMessage, Game, GameNote, Invitation, Kind, Move, Report, Seat
 from tests.support.games import start_geared
 
@@ -177,8 +177,8 @@ def world(alice, bob, carol, settings):
         user=alice, endpoint="https://fcm.googleapis.com/fcm/send/fuzz", p256dh="p", auth="a"
     )
     game = start_geared([alice, bob], target=1000)
-    table = services.create_game(alice, services.NewGame(kind=Kind.OUTOFGEARS, seat_count=3))
-    services.invite(alice, table.pk, "dora@example.com")
+    table = tables.create_game(alice, tables.NewGame(kind=Kind.OUTOFGEARS, seat_count=3))
+    tables.invite(alice, table.pk, "dora@example.com")
     message = moderation.post_chat(bob, game.pk, "hello")
     api_token = tokens.create(alice, "fuzz", ["read"], 30).row
     clients = {"visitor": Client()}

@@ -11,7 +11,7 @@ import pytest
 from django.urls import reverse
 
 from accounts.models import EmailSuppression
-from games import services
+from games.actions import tables
 from games.models import Game, Invitation, Kind, Move, Seat
 from tests.replay.test_replay import finished_geared
 from tests.support.games import client_for, start_geared, start_oog
@@ -76,12 +76,10 @@ def dave(db, django_user_model):
 
 def table_with_invitations(alice, bob, dave, *, public: bool = False) -> Game:
     """Alice's open table (3 seats): Bob seated, Dave invited by username, an address by e-mail."""
-    game = services.create_game(
-        alice, services.NewGame(kind=Kind.GEARED, seat_count=3, public=public)
-    )
-    services.join_game(bob, game.pk, token=game.join_token)
-    services.invite(alice, game.pk, "dave")
-    services.invite(alice, game.pk, "zed.friend@example.com")
+    game = tables.create_game(alice, tables.NewGame(kind=Kind.GEARED, seat_count=3, public=public))
+    tables.join_game(bob, game.pk, token=game.join_token)
+    tables.invite(alice, game.pk, "dave")
+    tables.invite(alice, game.pk, "zed.friend@example.com")
     return Game.objects.get(pk=game.pk)
 
 
@@ -143,7 +141,7 @@ def test_issue_34_10_an_invitee_is_told_who_invites_them_and_may_decline(alice, 
     assert "Alice invites you" not in words(text(invitee.get(reverse("my_games"))))
     page = text(invitee.get(game.get_absolute_url()))
     assert "You declined Alice’s invitation." in words(page) and ">Decline</button>" not in page
-    services.join_game(dave, game.pk)
+    tables.join_game(dave, game.pk)
     assert Seat.objects.filter(game=game, user=dave).exists()
 
 

@@ -13,9 +13,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import access, moderation, services
+from games.actions import deadlines, moderation, moves, tables
 from games.live import cache as live
 from games.models import Seat
+from games.reads import access
 from tests.support.games import client_for, start_geared
 from tests.support.users import PASSWORD
 from tests.web.helpers import advance, greedy_choice, seat_to_act, text
@@ -143,12 +144,12 @@ def test_a_key_lives_minutes_not_hours():
 @CACHES
 def test_a_key_stops_answering_once_its_player_leaves_the_table(request, alice, bob, shared_cache):
     _with_cache(request, shared_cache)
-    game = services.create_game(alice, services.NewGame(kind="geared", seat_count=3))
-    services.join_game(bob, game.pk, token=game.join_token)
+    game = tables.create_game(alice, tables.NewGame(kind="geared", seat_count=3))
+    tables.join_game(bob, game.pk, token=game.join_token)
     game.refresh_from_db()
     key = page_key(client_for(bob), game)
     assert poll(Client(), game, game.version, key).status_code == 204  # (fills the cache)
-    services.leave_game(bob, game.pk)
+    tables.leave_game(bob, game.pk)
     game.refresh_from_db()
     assert poll(Client(), game, game.version, key).status_code == 404
     # Nor through his session: a private table he has left is not his to watch.
@@ -233,7 +234,7 @@ def test_with_the_cache_a_steady_check_reads_no_database_and_a_move_shows_at_onc
     assert len(queries) == 0, [q["sql"] for q in queries]
     # A move commits: the cached version is forgotten, and the next check sees the new one.
     seat = seat_to_act(game)
-    services.submit_action(seat.user, game.pk, game.version, greedy_choice(game, seat))
+    moves.submit_action(seat.user, game.pk, game.version, greedy_choice(game, seat))
     game.refresh_from_db()
     response = poll(client, game, game.version - 1, key)
     assert response.status_code == 200
@@ -263,7 +264,7 @@ def test_with_the_cache_resigning_changes_both_counts_and_the_version(redis_cach
     alice_client = client_for(alice)
     key = page_key(alice_client, game)
     assert poll(Client(), game, game.version, key)["X-Your-Turn"] == "1"
-    services.resign(alice, game.pk)
+    deadlines.resign(alice, game.pk)
     game.refresh_from_db()
     # Her key named the seat she left: it opens nothing now; her page's session still reads.
     assert poll(Client(), game, game.version - 1, key).status_code == 404
@@ -304,7 +305,7 @@ def test_a_cache_that_cannot_be_reached_never_fails_or_undoes_a_change(settings,
     settings.GEARTABLE_LIVE_CACHE = True
     game = start_geared([alice, bob], target=1000, public=True)
     seat = seat_to_act(game)
-    services.submit_action(seat.user, game.pk, game.version, greedy_choice(game, seat))
+    moves.submit_action(seat.user, game.pk, game.version, greedy_choice(game, seat))
     before = game.version
     game.refresh_from_db()
     assert game.is_active and game.version == before + 1

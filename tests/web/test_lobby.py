@@ -8,7 +8,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import EmailSuppression, User
-from games import services
+from games.actions import tables
 from games.models import Game, Invitation, Kind, Seat, Status
 from tests.support.games import client_for
 from tests.web.helpers import text
@@ -26,8 +26,8 @@ GOOD = {
 
 
 def open_game(creator, *, seats=3, public=False) -> Game:
-    return services.create_game(
-        creator, services.NewGame(kind=Kind.GEARED, seat_count=seats, public=public)
+    return tables.create_game(
+        creator, tables.NewGame(kind=Kind.GEARED, seat_count=seats, public=public)
     )
 
 
@@ -154,7 +154,7 @@ def test_joining_twice_takes_one_seat(alice, bob):
 @pytest.mark.parametrize("public", [True, False])
 def test_joining_a_full_game_says_it_is_full(alice, bob, carol, public):
     game = open_game(alice, seats=2, public=public)
-    services.join_game(bob, game.pk, token=game.join_token)
+    tables.join_game(bob, game.pk, token=game.join_token)
     client = client_for(carol)
     response = client.post(
         reverse("game_join", args=[game.pk]), {"token": "" if public else game.join_token}
@@ -168,8 +168,8 @@ def test_joining_a_full_game_says_it_is_full(alice, bob, carol, public):
 
 def test_joining_a_started_game_says_it_has_started(alice, bob, carol):
     game = open_game(alice, seats=2, public=True)
-    services.join_game(bob, game.pk)
-    services.start_game(alice, game.pk)
+    tables.join_game(bob, game.pk)
+    tables.start_game(alice, game.pk)
     client = client_for(carol)
     response = client.post(reverse("game_join", args=[game.pk]))
     assert response.status_code == 302
@@ -182,7 +182,7 @@ def test_joining_a_started_game_says_it_has_started(alice, bob, carol):
 
 def test_a_player_leaves_before_the_start(alice, bob):
     game = open_game(alice, public=True)
-    services.join_game(bob, game.pk)
+    tables.join_game(bob, game.pk)
     client = client_for(bob)
     response = client.post(reverse("game_leave", args=[game.pk]))
     assert response.status_code == 302
@@ -195,7 +195,7 @@ def test_a_player_leaves_before_the_start(alice, bob):
 
 def test_the_creator_leaving_aborts_the_game(alice, bob):
     game = open_game(alice, public=True)
-    services.join_game(bob, game.pk)
+    tables.join_game(bob, game.pk)
     response = client_for(alice).post(reverse("game_leave", args=[game.pk]))
     assert response.status_code == 302
     game.refresh_from_db()
@@ -208,8 +208,8 @@ def test_the_creator_leaving_aborts_the_game(alice, bob):
 
 def test_nobody_leaves_a_started_game_by_the_leave_button(alice, bob):
     game = open_game(alice, seats=2, public=True)
-    services.join_game(bob, game.pk)
-    services.start_game(alice, game.pk)
+    tables.join_game(bob, game.pk)
+    tables.start_game(alice, game.pk)
     client = client_for(bob)
     response = client.post(reverse("game_leave", args=[game.pk]))
     assert response.status_code == 302
@@ -222,7 +222,7 @@ def test_nobody_leaves_a_started_game_by_the_leave_button(alice, bob):
 
 def test_only_the_creator_starts_the_game(alice, bob):
     game = open_game(alice, seats=2, public=True)
-    services.join_game(bob, game.pk)
+    tables.join_game(bob, game.pk)
     client = client_for(bob)
     response = client.post(reverse("game_start", args=[game.pk]))
     assert response.status_code == 302
@@ -236,7 +236,7 @@ def test_only_the_creator_starts_the_game(alice, bob):
 
 def test_a_game_starts_only_when_every_seat_is_filled(alice, bob):
     game = open_game(alice, seats=3, public=True)
-    services.join_game(bob, game.pk)
+    tables.join_game(bob, game.pk)
     client = client_for(alice)
     response = client.post(reverse("game_start", args=[game.pk]))
     assert response.status_code == 302
@@ -248,7 +248,7 @@ def test_a_game_starts_only_when_every_seat_is_filled(alice, bob):
 def test_starting_seats_everyone_in_order_and_one_seat_must_act(alice, bob, carol):
     game = open_game(alice, seats=3)
     for user in (bob, carol):
-        services.join_game(user, game.pk, token=game.join_token)
+        tables.join_game(user, game.pk, token=game.join_token)
     response = client_for(alice).post(reverse("game_start", args=[game.pk]))
     assert response.status_code == 302
     game.refresh_from_db()
@@ -351,7 +351,7 @@ def test_following_an_invitation_link_only_shows_the_table_and_a_join_button(ali
     # Issue 22, point 4: the link of an e-mail invitation, followed by a logged-in player (from
     # the e-mail, or planted on any other site), used to seat them at once on a plain GET.
     game = open_game(alice)
-    services.invite(alice, game.pk, "someone@example.com")
+    tables.invite(alice, game.pk, "someone@example.com")
     invitation = Invitation.objects.get()
     path = reverse("accept_invitation", args=[invitation.token])
     bob_client = Client(enforce_csrf_checks=True)
@@ -378,9 +378,9 @@ def test_following_an_invitation_link_only_shows_the_table_and_a_join_button(ali
 
 def test_joining_by_an_invitation_link_that_is_refused_changes_nothing(alice, bob, carol):
     game = open_game(alice, seats=2)
-    services.invite(alice, game.pk, "someone@example.com")
+    tables.invite(alice, game.pk, "someone@example.com")
     invitation = Invitation.objects.get()
-    services.join_game(carol, game.pk, token=game.join_token)  # the last seat is taken
+    tables.join_game(carol, game.pk, token=game.join_token)  # the last seat is taken
     path = reverse("accept_invitation", args=[invitation.token])
     client = client_for(bob)
     response = client.post(path)
@@ -392,10 +392,10 @@ def test_joining_by_an_invitation_link_that_is_refused_changes_nothing(alice, bo
 
 def test_an_invitation_link_for_a_started_game_says_so(alice, bob, carol):
     game = open_game(alice, seats=2)
-    services.invite(alice, game.pk, "someone@example.com")
+    tables.invite(alice, game.pk, "someone@example.com")
     invitation = Invitation.objects.get()
-    services.join_game(carol, game.pk, token=game.join_token)
-    services.start_game(alice, game.pk)
+    tables.join_game(carol, game.pk, token=game.join_token)
+    tables.start_game(alice, game.pk)
     client = client_for(bob)
     response = client.get(reverse("accept_invitation", args=[invitation.token]))
     assert response.status_code == 302
@@ -417,7 +417,7 @@ def test_no_link_that_joins_accepts_or_declines_acts_on_a_get(alice, bob, name):
     # Every join, accept, decline and rematch link: a GET (a link, a mail scanner) asks or
     # shows, never acts. Invitations, seats, suppressions and games stay as they were.
     game = open_game(alice)
-    services.invite(alice, game.pk, "someone@example.com")
+    tables.invite(alice, game.pk, "someone@example.com")
     invitation = Invitation.objects.get()
     arg = invitation.token if "invitation" in name else game.pk
     before = (Seat.objects.count(), Game.objects.count(), list(Invitation.objects.values()))

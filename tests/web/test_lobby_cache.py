@@ -12,7 +12,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import services
+from games.actions import tables
 from games.models import Kind
 from tests.support.games import client_for
 from tests.web.helpers import text
@@ -33,9 +33,7 @@ def watch_section(page: str) -> str:
 
 
 def new_table(host, seats=2):
-    return services.create_game(
-        host, services.NewGame(kind=Kind.GEARED, seat_count=seats, public=True)
-    )
+    return tables.create_game(host, tables.NewGame(kind=Kind.GEARED, seat_count=seats, public=True))
 
 
 def test_a_new_table_a_join_and_a_start_show_in_the_lobby_at_once(alice, bob, carol):
@@ -45,9 +43,9 @@ def test_a_new_table_a_join_and_a_start_show_in_the_lobby_at_once(alice, bob, ca
     page = lobby(client_for(carol))
     assert f'href="{game.get_absolute_url()}"' in open_section(page)
     assert "1/2 players" in open_section(page)
-    services.join_game(bob, game.pk)
+    tables.join_game(bob, game.pk)
     assert "2/2 players" in open_section(lobby(visitor))
-    services.start_game(alice, game.pk)
+    tables.start_game(alice, game.pk)
     page = lobby(visitor)
     assert game.get_absolute_url() not in open_section(page)
     assert f'href="{game.get_absolute_url()}"' in watch_section(page)
@@ -56,7 +54,7 @@ def test_a_new_table_a_join_and_a_start_show_in_the_lobby_at_once(alice, bob, ca
 def test_a_table_closed_by_its_creator_leaves_the_lobby_at_once(alice):
     game = new_table(alice)
     assert game.get_absolute_url() in open_section(lobby(Client()))
-    services.leave_game(alice, game.pk)
+    tables.leave_game(alice, game.pk)
     assert game.get_absolute_url() not in open_section(lobby(Client()))
 
 

@@ -8,7 +8,7 @@ from django.core.exceptions import BadRequest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games.actions import tables
 from games.models import ChatMessage, Invitation, Kind, Move, Report, Seat
 from tests.support.games import client_for, start_geared
 from tests.web.helpers import seat_to_act, text
@@ -25,7 +25,7 @@ def game(alice, bob):
 
 @pytest.fixture
 def table(alice):
-    return services.create_game(alice, services.NewGame(kind=Kind.OUTOFGEARS, seat_count=3))
+    return tables.create_game(alice, tables.NewGame(kind=Kind.OUTOFGEARS, seat_count=3))
 
 
 def counts() -> tuple[int, ...]:
@@ -74,7 +74,7 @@ def test_a_nul_in_an_invitation_is_400_and_invites_nobody(table, alice):
 
 
 def test_a_nul_in_a_report_reason_is_400_and_reports_nothing(game, alice, bob):
-    from games import moderation
+    from games.actions import moderation
 
     message = moderation.post_chat(bob, game.pk, "hello")
     response = client_for(alice).post(

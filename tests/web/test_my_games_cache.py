@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import services
+from games.actions import tables
 from games.models import Kind
 from tests.support.games import client_for, start_geared
 from tests.web.helpers import advance, seat_to_act, text
@@ -46,10 +46,10 @@ def test_looking_at_a_game_clears_its_news_at_once(alice, bob):
 def test_a_new_table_and_an_invitation_show_at_once(alice, bob):
     client = client_for(alice)
     assert "Invitations" not in my_games(client)
-    mine = services.create_game(alice, services.NewGame(kind=Kind.GEARED, seat_count=2))
+    mine = tables.create_game(alice, tables.NewGame(kind=Kind.GEARED, seat_count=2))
     assert mine.get_absolute_url() in section(my_games(client), "Not started yet")
-    theirs = services.create_game(bob, services.NewGame(kind=Kind.GEARED, seat_count=2))
-    services.invite(bob, theirs.pk, "alice")
+    theirs = tables.create_game(bob, tables.NewGame(kind=Kind.GEARED, seat_count=2))
+    tables.invite(bob, theirs.pk, "alice")
     assert theirs.get_absolute_url() in section(my_games(client), "Invitations")
 
 

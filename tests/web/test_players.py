@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import Follow
-from games import services
+from games.actions import moves
 from games.models import Game, Invitation, Notification, Push, Rating
 from tests.api.conftest import token_for
 from tests.notify.helpers import submit_program
@@ -36,7 +36,7 @@ def finished(alice, bob) -> Game:
     """A private game alice and bob played to the end, with a greedy bot."""
     game = start_geared([alice, bob], bots=("greedy",))
     for _ in range(3000):
-        services.catch_up(game.pk)  # the bot's moves
+        moves.catch_up(game.pk)  # the bot's moves
         game = advance(game, 1)
         if not game.is_active:
             break
@@ -200,7 +200,7 @@ def test_issue_27_1_the_logs_sentences_link_their_players_names_and_nothing_else
     bob.save(update_fields=["display_name"])
     game = start_geared([alice, bob], bots=("greedy",), target=2000)
     for _ in range(12):
-        services.catch_up(game.pk)  # the bot's moves
+        moves.catch_up(game.pk)  # the bot's moves
         game = advance(game, 1)
     link = f'<a class="player-link" href="{player_url(bob)}">Bo&lt;b&gt;b &quot;&amp;&quot;</a>'
     page = client_for(alice).get(game.get_absolute_url()).content.decode()
@@ -223,7 +223,7 @@ def test_issue_27_1_out_of_gears_stories_link_their_players_names(alice, bob):
     game = start_oog([alice, bob])
     for user in (alice, bob):
         submit_program(game, user)
-    services.catch_up(game.pk)  # the resolution, queued on commit
+    moves.catch_up(game.pk)  # the resolution, queued on commit
     game.refresh_from_db()
     assert game.turn == 2
     link = f'(<a class="player-link" href="{player_url(bob)}">Bob</a>)'

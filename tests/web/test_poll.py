@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games.actions import tables
 from games.models import Kind, Status
 from tests.support.games import client_for, start_geared
 from tests.web.helpers import advance, seat_to_act, text
@@ -127,9 +127,9 @@ def test_finished_games_say_who_won(alice, bob):
 
 
 def test_open_and_aborted_games_are_listed_apart(alice, bob):
-    table = services.create_game(alice, services.NewGame(kind=Kind.GEARED, seat_count=2))
-    gone = services.create_game(alice, services.NewGame(kind=Kind.GEARED, seat_count=2))
-    services.leave_game(alice, gone.pk)
+    table = tables.create_game(alice, tables.NewGame(kind=Kind.GEARED, seat_count=2))
+    gone = tables.create_game(alice, tables.NewGame(kind=Kind.GEARED, seat_count=2))
+    tables.leave_game(alice, gone.pk)
     page = text(client_for(alice).get(reverse("my_games")))
     assert table.get_absolute_url() in section(page, "Not started yet")
     assert gone.get_absolute_url() not in page
@@ -138,14 +138,11 @@ def test_open_and_aborted_games_are_listed_apart(alice, bob):
 def test_my_games_shows_the_latest_finished_games_and_links_to_all(client, alice, bob):
     from django.urls import reverse
 
-    from games import services
     from games.models import Game, Status
 
     for _ in range(22):
-        game = services.create_game(
-            alice, services.NewGame(kind="geared", seat_count=2, public=True)
-        )
-        services.join_game(bob, game.pk)
+        game = tables.create_game(alice, tables.NewGame(kind="geared", seat_count=2, public=True))
+        tables.join_game(bob, game.pk)
         Game.objects.filter(pk=game.pk).update(status=Status.FINISHED, result={"winners": []})
     client.force_login(alice)
     page = client.get(reverse("my_games"))

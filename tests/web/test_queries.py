@@ -11,7 +11,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import Follow
-from games import services
+from games.actions import moves, tables
 from games.models import Kind
 from tests.support.games import client_for, start_geared
 from tests.support.users import make_user
@@ -81,12 +81,12 @@ def test_my_games_costs_the_same_with_one_game_and_twenty(alice, django_user_mod
         if i % 3 == 0:
             start_geared([alice, *others[: 1 + i % 2]])
         elif i % 3 == 1:
-            game = services.create_game(alice, services.NewGame(kind=Kind.GEARED, seat_count=3))
-            services.join_game(others[1], game.pk, token=game.join_token)
+            game = tables.create_game(alice, tables.NewGame(kind=Kind.GEARED, seat_count=3))
+            tables.join_game(others[1], game.pk, token=game.join_token)
         else:
             advance(start_geared([others[2], alice]), 10 if i < 9 else 500)
-    invited = services.create_game(others[0], services.NewGame(kind=Kind.GEARED, seat_count=2))
-    services.invite(others[0], invited.pk, "alice")
+    invited = tables.create_game(others[0], tables.NewGame(kind=Kind.GEARED, seat_count=2))
+    tables.invite(others[0], invited.pk, "alice")
     assert alice.seats.count() == 20
     assert count_queries(client, reverse("my_games")) == one
 
@@ -95,10 +95,10 @@ def test_the_lobby_costs_the_same_with_one_open_game_and_twenty(alice, bob, djan
     hosts = people(django_user_model, "h", 20)
 
     def open_public(host):
-        game = services.create_game(
-            host, services.NewGame(kind=Kind.GEARED, seat_count=3, public=True, bots=("greedy",))
+        game = tables.create_game(
+            host, tables.NewGame(kind=Kind.GEARED, seat_count=3, public=True, bots=("greedy",))
         )
-        services.join_game(bob, game.pk)
+        tables.join_game(bob, game.pk)
 
     open_public(hosts[0])
     costs = {}
@@ -124,10 +124,10 @@ def test_the_lobby_after_a_refused_create_costs_the_same_with_one_open_game_and_
         assert response.status_code == 400
         return len(queries)
 
-    services.create_game(hosts[0], services.NewGame(kind=Kind.GEARED, seat_count=2, public=True))
+    tables.create_game(hosts[0], tables.NewGame(kind=Kind.GEARED, seat_count=2, public=True))
     one = refused_create()
     for host in hosts[1:]:
-        services.create_game(host, services.NewGame(kind=Kind.GEARED, seat_count=2, public=True))
+        tables.create_game(host, tables.NewGame(kind=Kind.GEARED, seat_count=2, public=True))
     assert refused_create() == one
 
 
@@ -161,7 +161,7 @@ def test_a_move_answered_with_the_fragment_costs_a_fixed_number_of_queries(alice
     the next player's e-mail, and the test's savepoint around it), what the mover has now
     seen, the nav's count."""
     rng = random.Random(16)  # one deal, whose first move is a plain one (not the game's end)
-    monkeypatch.setattr(services, "table_rng", lambda: rng)
+    monkeypatch.setattr(tables, "table_rng", lambda: rng)
     game = start_geared([alice, bob], target=1000)
     seat = seat_to_act(game)
     client = client_for(seat.user)
@@ -198,7 +198,7 @@ def test_a_move_that_leaves_a_bot_to_play_is_answered_without_reading_the_game_a
     drawn from the game the move left, as for any move; the page learns of the bot's move by
     its live check."""
     game = start_geared([alice], bots=("greedy",), target=1000)
-    services.play_bots(game.pk)  # the bot may be first
+    moves.play_bots(game.pk)  # the bot may be first
     game.refresh_from_db()
     seat = seat_to_act(game)
     client = client_for(seat.user)
@@ -222,14 +222,14 @@ def test_the_invite_boxes_cost_the_same_for_a_newcomer_and_a_player_with_many_fr
     """Issue 27.2: the lobby's invite box and the open table's (the people played with, then
     those followed) are two queries whatever their number; `?with=` names add one."""
     client = client_for(alice)
-    table = services.create_game(alice, services.NewGame(kind=Kind.GEARED, seat_count=3))
+    table = tables.create_game(alice, tables.NewGame(kind=Kind.GEARED, seat_count=3))
     urls = (reverse("lobby"), table.get_absolute_url(), f"{reverse('lobby')}?with=f0,f1")
     count_queries(client, urls[0])  # the lobby's lists, drawn once and cached (LOBBY_SECONDS)
     newcomer = [count_queries(client, url) for url in urls]
     friends = people(django_user_model, "f", 15)
     for friend in friends[:13]:
-        game = services.create_game(friend, services.NewGame(kind=Kind.GEARED, seat_count=2))
-        services.join_game(alice, game.pk, token=game.join_token)
+        game = tables.create_game(friend, tables.NewGame(kind=Kind.GEARED, seat_count=2))
+        tables.join_game(alice, game.pk, token=game.join_token)
     for friend in friends[5:]:
         Follow.objects.create(follower=alice, followed=friend)
     count_queries(client, urls[0])

@@ -9,8 +9,9 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import ratings, records, services
+from games.actions import deadlines, moves, rating_changes, record_import
 from games.models import Game, Rating, RatingChange, Status
+from games.reads import ratings, records
 from tests.support.games import client_for, start_geared
 from tests.web.helpers import advance, greedy_choice, seat_to_act
 
@@ -20,13 +21,13 @@ pytestmark = pytest.mark.django_db
 def play_out(game: Game) -> Game:
     """To the end: people move greedily; bots (and their queued tasks) through catch_up."""
     for _ in range(3000):
-        services.catch_up(game.pk)
+        moves.catch_up(game.pk)
         game.refresh_from_db()
         if not game.is_active:
             break
         seat = seat_to_act(game)
         if seat.user_id:
-            services.submit_action(seat.user, game.pk, game.version, greedy_choice(game, seat))
+            moves.submit_action(seat.user, game.pk, game.version, greedy_choice(game, seat))
     game.refresh_from_db()
     assert game.status == Status.FINISHED
     return game
@@ -42,7 +43,7 @@ def test_the_winner_goes_up_and_the_loser_down_once_the_game_ends(alice, bob):
     winner_seat = game.seats.get(position=int(game.result["winners"][0]))
     loser = bob if winner_seat.user == alice else alice
     won, lost = rating("geared", winner_seat.user), rating("geared", loser)
-    prior = ratings.MODEL.rating()
+    prior = rating_changes.MODEL.rating()
     assert won.mu > prior.mu > lost.mu
     assert won.sigma < prior.sigma and lost.sigma < prior.sigma  # one game taught us something
     assert won.games == lost.games == 1
@@ -50,7 +51,7 @@ def test_the_winner_goes_up_and_the_loser_down_once_the_game_ends(alice, bob):
     changes = RatingChange.objects.filter(game=game)
     assert {c.place for c in changes} == {1, 2}
     # Rated once: a second look at the finished game changes nothing.
-    assert ratings.record_game(game) == []
+    assert rating_changes.record_game(game) == []
     assert RatingChange.objects.filter(game=game).count() == 2
 
 
@@ -90,7 +91,7 @@ def test_two_bots_of_one_kind_in_a_game_count_as_one_game_of_that_bot(alice):
 
 def test_a_player_who_resigns_is_rated_last_and_their_bot_not_at_all(alice, bob, carol):
     game = start_geared([alice, bob, carol])
-    services.resign(carol, game.pk)
+    deadlines.resign(carol, game.pk)
     game = play_out(game)
     change = RatingChange.objects.get(game=game, rating=rating("geared", carol))
     assert change.place == 3
@@ -104,7 +105,7 @@ def test_an_imported_record_rates_nobody(alice, bob, carol):
     record = records.export(game)
     for seat, name in zip(record["seats"], ("Ann", "Ben"), strict=True):
         seat["name"] = name  # "Alice" and "Bob" are usernames here (issue 22)
-    records.import_record(carol, records.dumps(record))
+    record_import.import_record(carol, records.dumps(record))
     assert list(Rating.objects.values_list("pk", "mu", "sigma", "games")) == before
     assert RatingChange.objects.count() == 2
 

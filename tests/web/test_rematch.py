@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from django.urls import reverse
 
-from games import services
+from games.actions import moves, tables
 from games.models import Game, Invitation, Kind, Status
 from tests.support.games import client_for, start_geared, start_oog
 from tests.web.helpers import advance, seat_to_act, text
@@ -101,7 +101,7 @@ def play_against_bots(game: Game) -> Game:
         if not game.is_active:
             break
         if seat_to_act(game).is_bot:
-            services.play_bots(game.pk)
+            moves.play_bots(game.pk)
         else:
             advance(game, 1)
     return game
@@ -110,7 +110,7 @@ def play_against_bots(game: Game) -> Game:
 def test_bots_keep_their_seats_in_a_rematch(alice):
     game = play_against_bots(start_geared([alice], target=300, bots=("greedy",)))
     assert game.status == Status.FINISHED
-    new = services.rematch(alice, game.pk)
+    new = tables.rematch(alice, game.pk)
     assert new.status == Status.ACTIVE, "nobody to wait for: it starts at once"
     assert sorted(s.bot for s in new.seats.all()) == ["", "greedy"]
 
@@ -119,8 +119,8 @@ def test_an_out_of_gears_rematch_keeps_each_players_robot(alice, bob):
     game = start_oog([alice, bob])
     robots = {s.user_id: s.robots for s in game.seats.all()}
     Game.objects.filter(pk=game.pk).update(status=Status.FINISHED, result={"scores": {}})
-    new = services.rematch(alice, game.pk)
-    services.rematch(bob, game.pk)
+    new = tables.rematch(alice, game.pk)
+    tables.rematch(bob, game.pk)
     new.refresh_from_db()
     assert new.status == Status.ACTIVE
     assert {s.user_id: s.robots for s in new.seats.all()} == robots
@@ -150,8 +150,8 @@ def test_a_rematch_needs_a_post(finished, alice):
 
 
 def offer_and_call_off(user, game: Game) -> Game:
-    new = services.rematch(user, game.pk)
-    services.leave_game(user, new.pk)  # the host leaving closes the table
+    new = tables.rematch(user, game.pk)
+    tables.leave_game(user, new.pk)  # the host leaving closes the table
     return new
 
 
@@ -160,8 +160,8 @@ def test_a_rematch_offered_and_called_off_again_and_again_emails_each_player_onc
 ):
     for _ in range(5):
         with django_capture_on_commit_callbacks(execute=True):  # the offer's e-mails go now
-            new = services.rematch(alice, finished.pk)
-        services.leave_game(alice, new.pk)  # the host leaving closes the table
+            new = tables.rematch(alice, finished.pk)
+        tables.leave_game(alice, new.pk)  # the host leaving closes the table
     assert sorted(m.to[0] for m in mailoutbox) == ["bob@example.com", "carol@example.com"]
     assert Invitation.objects.filter(inviter=alice).count() == 10, "each offer invites"
 
@@ -177,5 +177,5 @@ def test_rematch_offers_are_limited_per_player_and_day(finished, alice, bob, set
         client.get(response.url)
     )
     assert Game.objects.exclude(pk=finished.pk).count() == 2
-    new = services.rematch(bob, finished.pk)  # the others may still offer one
+    new = tables.rematch(bob, finished.pk)  # the others may still offer one
     assert new.status == Status.OPEN

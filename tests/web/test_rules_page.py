@@ -19,7 +19,7 @@ from games.engines.geared.builds import placement_error
 from games.engines.outofgears.common import GEARS_PER_JUNKYARD_AT_SETUP, GEARS_TO_CIRCUIT
 from games.engines.outofgears.rng import Rng
 from games.engines.outofgears.sharing import share
-from games.rules import RULES_DIR, quick_start
+from games.reads.rules import RULES_DIR, quick_start
 from tests.support.games import client_for, start_geared
 
 pytestmark = pytest.mark.django_db

@@ -9,7 +9,7 @@ from django.db import transaction
 from django.template.loader import render_to_string
 from django.urls import reverse
 
-from games import services
+from games.actions import deadlines, moves, tables
 from games.engines.outofgears.common import robot_name
 from games.models import SEAT_ORDER, BotKind, Game, Notification, Seat, Status, seat_names
 from games.notifications import email
@@ -58,7 +58,7 @@ def play_to_the_end(game: Game) -> Game:
         if not game.is_active:
             break
         if seat_to_act(game).is_bot:
-            services.play_bots(game.pk)
+            moves.play_bots(game.pk)
         else:
             advance(game, 1)
     assert game.status == Status.FINISHED
@@ -75,7 +75,7 @@ def test_geared_a_bot_in_fays_seat_has_one_name_on_the_page_log_mail_my_games_an
     alice, bob, fay
 ):
     game = start_geared([alice, bob, fay], bots=("greedy",), target=300)
-    services.resign(fay, game.pk)
+    deadlines.resign(fay, game.pk)
     game = play_to_the_end(game)
 
     seats = list(game.seats.select_related("user", "replaced_user"))
@@ -103,13 +103,13 @@ def test_geared_a_bot_in_fays_seat_has_one_name_on_the_page_log_mail_my_games_an
 
 def test_outofgears_fays_robot_is_named_after_the_seat_on_the_page_log_and_mail(alice, bob, fay):
     game = start_oog([alice, bob, fay], bots=("greedy",))
-    services.resign(fay, game.pk)
+    deadlines.resign(fay, game.pk)
     for seat in game.seats.select_related("user").filter(user__isnull=False):
         game.refresh_from_db()
-        services.submit_action(seat.user, game.pk, game.turn_version, greedy_program(game, seat))
-    services.play_bots(game.pk)
+        moves.submit_action(seat.user, game.pk, game.turn_version, greedy_program(game, seat))
+    moves.play_bots(game.pk)
     game.refresh_from_db()
-    assert services.resolve_turn(game.pk, game.turn)
+    assert moves.resolve_turn(game.pk, game.turn)
     game.refresh_from_db()
     fays = game.seats.get(replaced_user=fay)
     colour = robot_name(fays.robots[0])
@@ -132,9 +132,9 @@ def test_a_games_seats_come_in_the_databases_seat_order_open_or_started(alice, b
     """The seats of one game are sorted in Python (models.in_seat_order), not by an ORDER BY:
     the order is the one the database gives for SEAT_ORDER, seats without a position (a table
     still open) last and by id, in every read of one game."""
-    open_table = services.create_game(alice, services.NewGame(kind="geared", seat_count=4))
+    open_table = tables.create_game(alice, tables.NewGame(kind="geared", seat_count=4))
     for user in (carol, bob):
-        services.join_game(user, open_table.pk, token=open_table.join_token)
+        tables.join_game(user, open_table.pk, token=open_table.join_token)
     started = start_geared([alice, bob, carol])
     Seat.objects.filter(game=started, position=1).update(position=None)  # a hole: NULLs last
     for game in (open_table, started):

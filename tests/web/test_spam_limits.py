@@ -17,8 +17,10 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import EmailSuppression
-from games import invitations, services
+from games import errors
+from games.actions import tables
 from games.models import Game, Invitation, Kind, Status
+from games.reads import invitations
 from tests.support.games import client_for, start_geared
 from tests.support.users import make_user
 from tests.web.helpers import text
@@ -27,7 +29,7 @@ pytestmark = pytest.mark.django_db
 
 
 def table(user, seats: int = 6) -> Game:
-    return services.create_game(user, services.NewGame(kind=Kind.GEARED, seat_count=seats))
+    return tables.create_game(user, tables.NewGame(kind=Kind.GEARED, seat_count=seats))
 
 
 def invite(client, game, who: str):
@@ -51,33 +53,33 @@ def test_email_invitations_are_limited_per_player_and_day(alice, settings):
 def test_the_daily_limit_counts_only_the_last_24_hours(alice, settings):
     settings.GEARTABLE_EMAIL_INVITATIONS_PER_DAY = 1
     game = table(alice)
-    services.invite(alice, game.pk, "old@example.com")
+    tables.invite(alice, game.pk, "old@example.com")
     Invitation.objects.update(created=Invitation.objects.get().created.replace(year=2000))
-    services.invite(alice, game.pk, "new@example.com")
+    tables.invite(alice, game.pk, "new@example.com")
     assert Invitation.objects.count() == 2
 
 
 def test_friends_invited_by_username_are_not_counted(alice, settings, django_user_model):
     settings.GEARTABLE_EMAIL_INVITATIONS_PER_DAY = 1
     game = table(alice)
-    services.invite(alice, game.pk, "stranger@example.com")
+    tables.invite(alice, game.pk, "stranger@example.com")
     for name in ("bob", "carol", "dora"):
         make_user(django_user_model, name)
-        services.invite(alice, game.pk, name)
+        tables.invite(alice, game.pk, name)
     assert Invitation.objects.filter(user__isnull=False).count() == 3
 
 
 def test_an_address_gets_one_waiting_invitation_at_a_time(alice, bob):
     client = client_for(alice)
     first, second = table(alice), table(alice)
-    services.invite(alice, first.pk, "dora@example.com")
+    tables.invite(alice, first.pk, "dora@example.com")
     response, page = invite(client, second, "DORA@example.com")
     assert "That address already has an invitation waiting" in page
-    with pytest.raises(services.Conflict):
-        services.invite(bob, table(bob).pk, "dora@example.com")  # from anyone
+    with pytest.raises(errors.Conflict):
+        tables.invite(bob, table(bob).pk, "dora@example.com")  # from anyone
     assert Invitation.objects.count() == 1
-    services.leave_game(alice, first.pk)  # the first table closes: its invitation lapses
-    services.invite(alice, second.pk, "dora@example.com")
+    tables.leave_game(alice, first.pk)  # the first table closes: its invitation lapses
+    tables.invite(alice, second.pk, "dora@example.com")
     assert Invitation.objects.count() == 2
 
 
@@ -94,7 +96,7 @@ def test_the_invitation_email_lets_its_address_decline_every_future_one(
 ):
     game = table(alice)
     with django_capture_on_commit_callbacks(execute=True):
-        services.invite(alice, game.pk, "dora@example.com")
+        tables.invite(alice, game.pk, "dora@example.com")
     invitation = Invitation.objects.get()
     decline = reverse("decline_invitation", args=[invitation.token])
     assert f"http://testserver{decline}" in mail.outbox[0].body
@@ -104,20 +106,20 @@ def test_the_invitation_email_lets_its_address_decline_every_future_one(
     assert not EmailSuppression.objects.exists()
     assert visitor.post(decline).status_code == 200
     assert EmailSuppression.covers("dora@example.com")
-    with pytest.raises(services.Forbidden):
-        services.invite(bob, table(bob).pk, "dora@example.com")
+    with pytest.raises(errors.Forbidden):
+        tables.invite(bob, table(bob).pk, "dora@example.com")
 
 
 def test_an_email_invitation_taken_by_a_player_can_still_be_declined_for_its_address(alice, bob):
-    services.invite(alice, table(alice).pk, "dora@example.com")
+    tables.invite(alice, table(alice).pk, "dora@example.com")
     invitation = Invitation.objects.get()
-    services.accept_email_invitation(bob, invitation.token)
+    tables.accept_email_invitation(bob, invitation.token)
     assert Client().post(reverse("decline_invitation", args=[invitation.token])).status_code == 200
     assert EmailSuppression.covers("dora@example.com")
 
 
 def test_declining_needs_an_email_invitation(alice, bob):
-    services.invite(alice, table(alice).pk, "bob")
+    tables.invite(alice, table(alice).pk, "bob")
     token = Invitation.objects.get().token
     assert Client().post(reverse("decline_invitation", args=[token])).status_code == 404
     assert not EmailSuppression.objects.exists()
@@ -139,8 +141,8 @@ def test_open_tables_are_capped_per_player(alice, bob, settings):
     assert response.status_code == 400
     assert "You already have 2 tables waiting for players" in text(response)
     assert Game.objects.filter(creator=alice).count() == 2
-    services.join_game(bob, first.pk, token=first.join_token)
-    services.start_game(alice, first.pk)  # a started game no longer counts
+    tables.join_game(bob, first.pk, token=first.join_token)
+    tables.start_game(alice, first.pk)  # a started game no longer counts
     assert client.post(reverse("create_game"), form).status_code == 302
     assert Game.objects.filter(creator=alice, status=Status.OPEN).count() == 2
 
@@ -166,7 +168,7 @@ def sending(callbacks):
 def test_a_players_address_typed_in_counts_against_the_daily_email_cap(alice, bob, settings):
     settings.GEARTABLE_EMAIL_INVITATIONS_PER_DAY = 1
     game = table(alice)
-    services.invite(alice, game.pk, "stranger@example.com")
+    tables.invite(alice, game.pk, "stranger@example.com")
     response, page = invite(client_for(alice), game, "Bob@Example.com")  # bob's address
     assert "You have sent 1 e-mail invitations in the last 24 hours" in page
     assert not Invitation.objects.filter(user=bob).exists()
@@ -174,7 +176,7 @@ def test_a_players_address_typed_in_counts_against_the_daily_email_cap(alice, bo
 
 
 def test_a_players_address_gets_one_waiting_invitation_at_a_time(alice, bob, carol):
-    services.invite(carol, table(carol).pk, "bob@example.com")
+    tables.invite(carol, table(carol).pk, "bob@example.com")
     response, page = invite(client_for(alice), table(alice), "bob@example.com")
     assert "That address already has an invitation waiting; one at a time." in page
     assert Invitation.objects.count() == 1
@@ -209,7 +211,7 @@ def test_suppression_holds_for_an_invitation_by_username_when_written(
     EmailSuppression.add("bob@example.com", EmailSuppression.Reason.BOUNCED)
     game = table(alice)
     with django_capture_on_commit_callbacks(execute=True):
-        services.invite(alice, game.pk, "bob")
+        tables.invite(alice, game.pk, "bob")
     invitation = Invitation.objects.get()
     assert invitation.user == bob, "the invitation stands in the site"
     assert invitation.state == "skipped" and "no more invitations" in invitation.error
@@ -222,7 +224,7 @@ def test_suppression_holds_for_every_invitation_email_when_sent(
     alice, bob, who, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks() as queued:
-        services.invite(alice, table(alice).pk, who)
+        tables.invite(alice, table(alice).pk, who)
     address = "bob@example.com" if who == "bob" else who
     EmailSuppression.add(address, EmailSuppression.Reason.BOUNCED)  # bounced meanwhile
     sending(queued)
@@ -254,8 +256,8 @@ def test_a_spammers_display_name_never_reaches_an_invitation_email(
     alice.display_name = "Win $500: evil.example/x"  # as it was before the name rules
     alice.save(update_fields=["display_name"])
     with django_capture_on_commit_callbacks(execute=True):
-        services.invite(alice, table(alice).pk, "bob")
-        services.invite(alice, table(alice).pk, "dora@example.com")
+        tables.invite(alice, table(alice).pk, "bob")
+        tables.invite(alice, table(alice).pk, "dora@example.com")
     assert len(mail.outbox) == 2
     for message in mail.outbox:
         html = message.alternatives[0][0]
@@ -278,11 +280,11 @@ def test_invitations_by_username_are_limited_per_player_and_day(alice, settings,
     response, page = invite(client, games[1], "erin")
     assert "You have invited 3 players by username in the last 24 hours" in page
     assert Invitation.objects.count() == 3
-    with pytest.raises(services.GameError) as refused:
-        services.invite(alice, games[0].pk, "erin")
+    with pytest.raises(errors.GameError) as refused:
+        tables.invite(alice, games[0].pk, "erin")
     assert refused.value.status == 429
     Invitation.objects.update(created=Invitation.objects.first().created.replace(year=2000))
-    services.invite(alice, games[0].pk, "erin")  # a day later
+    tables.invite(alice, games[0].pk, "erin")  # a day later
 
 
 def test_a_player_may_take_invitations_only_from_players_they_have_played_with(
@@ -303,13 +305,13 @@ def test_a_player_may_take_invitations_only_from_players_they_have_played_with(
     assert "bob takes invitations only from players they have played with." in page
     assert "bob@example.com" not in page
     assert not Invitation.objects.exists()
-    with pytest.raises(services.Forbidden):
-        services.invite(carol, table(carol).pk, "bob")
+    with pytest.raises(errors.Forbidden):
+        tables.invite(carol, table(carol).pk, "bob")
 
     with django_capture_on_commit_callbacks(execute=True):
-        services.invite(alice, table(alice).pk, "bob")  # a player bob knows
+        tables.invite(alice, table(alice).pk, "bob")  # a player bob knows
         # carol types bob's address: told it is sent, as for any address; no e-mail goes.
-        services.invite(carol, table(carol).pk, "bob@example.com")
+        tables.invite(carol, table(carol).pk, "bob@example.com")
     assert [m.to for m in mail.outbox] == [["bob@example.com"]]
     assert "alice" in mail.outbox[0].body
     skipped = Invitation.objects.get(inviter=carol)
@@ -324,10 +326,10 @@ def test_a_player_with_invitation_emails_off_is_invited_without_an_email(
     with django_capture_on_commit_callbacks(execute=True):
         for _ in range(3):  # open, invite, cancel, again
             game = table(alice)
-            services.invite(alice, game.pk, "bob")
-            services.leave_game(alice, game.pk)
+            tables.invite(alice, game.pk, "bob")
+            tables.leave_game(alice, game.pk)
         game = table(alice)
-        services.invite(alice, game.pk, "bob")
+        tables.invite(alice, game.pk, "bob")
     assert not mail.outbox
     assert Invitation.objects.filter(user=bob).count() == 4
     assert "Alice invites you" in text(client_for(bob).get(reverse("my_games")))
@@ -337,7 +339,7 @@ def test_an_invitation_email_to_a_player_turns_invitation_emails_off_in_one_clic
     alice, bob, django_capture_on_commit_callbacks
 ):
     with django_capture_on_commit_callbacks(execute=True):
-        services.invite(alice, table(alice).pk, "bob")
+        tables.invite(alice, table(alice).pk, "bob")
     (message,) = mail.outbox
     link = message.extra_headers["List-Unsubscribe"].strip("<>")
     assert link in message.body
@@ -353,13 +355,13 @@ def test_one_invitation_email_a_day_from_one_inviter_however_often_repeated(
     for inviter in (alice,) * 5 + (carol,):  # open a table, invite, cancel it, again
         game = table(inviter)
         with django_capture_on_commit_callbacks(execute=True):  # its e-mail goes now
-            services.invite(inviter, game.pk, who)
-        services.leave_game(inviter, game.pk)  # carol: another inviter, their own e-mail
+            tables.invite(inviter, game.pk, who)
+        tables.leave_game(inviter, game.pk)  # carol: another inviter, their own e-mail
     address = "bob@example.com" if who == "bob" else who
     assert len(mail.outbox) == 2 and all(m.to == [address] for m in mail.outbox)
     assert Invitation.objects.filter(inviter=alice).count() == 5, "each invitation stands"
     assert Invitation.objects.filter(inviter=alice, state="sent").count() == 1
     Invitation.objects.update(created=Invitation.objects.first().created.replace(year=2000))
     with django_capture_on_commit_callbacks(execute=True):
-        services.invite(alice, table(alice).pk, who)  # a day later
+        tables.invite(alice, table(alice).pk, who)  # a day later
     assert len(mail.outbox) == 3

@@ -9,7 +9,8 @@ import json
 import pytest
 from django.urls import reverse
 
-from games import services
+from games import engines
+from games.actions import moves, tables
 from tests.support.games import client_for, start_geared, start_oog
 from tests.support.users import make_user
 from tests.web.helpers import advance, seat_to_act, text
@@ -46,7 +47,7 @@ def test_a_spectator_is_updated_live_and_cannot_move(alice, bob, carol):
     assert changed.status_code == 200 and "game" in changed["X-Refresh"]
     before = game.version
     seat = seat_to_act(game)
-    legal = services.engines.engine("geared").legal_actions(game.state, seat.seat_id)
+    legal = engines.engine("geared").legal_actions(game.state, seat.seat_id)
     response = watcher.post(
         reverse("game_move", args=[game.pk]), {"action": json.dumps(legal[0]), "version": before}
     )
@@ -82,14 +83,14 @@ def test_a_private_game_is_watched_by_its_link_only_if_the_table_allows(alice, b
 
 
 def test_a_table_not_watchable_still_opens_by_its_link_to_join(alice, bob, carol):
-    game = services.create_game(
+    game = tables.create_game(
         alice,
-        services.NewGame(kind="geared", seat_count=2, watchable_by_link=False),
+        tables.NewGame(kind="geared", seat_count=2, watchable_by_link=False),
     )
     watcher = client_for(carol)
     assert watcher.get(game.get_absolute_url(), {"token": game.join_token}).status_code == 200
-    services.join_game(bob, game.pk, token=game.join_token)
-    services.start_game(alice, game.pk)
+    tables.join_game(bob, game.pk, token=game.join_token)
+    tables.start_game(alice, game.pk)
     assert watcher.get(game.get_absolute_url(), {"token": game.join_token}).status_code == 404
 
 
@@ -125,7 +126,7 @@ def test_o18_a_spectator_never_sees_a_program_before_it_is_revealed(alice, bob, 
     dave = make_user(type(alice), "dave", display_name="Dave")
     game = start_oog([alice, bob, carol], robots=[(1,), (4,), (7,)], public=True)
     mine = program((1, "trap", 7))
-    services.submit_action(alice, game.pk, game.version, mine)
+    moves.submit_action(alice, game.pk, game.version, mine)
     game.refresh_from_db()
     watcher = client_for(dave)
     for name in ("game", "game_fragment", "game_log"):

@@ -12,7 +12,7 @@ import re
 import pytest
 from django.test import Client
 
-from games import services
+from games.actions import tables
 from games.models import ChatMessage, Game, Status
 from tests.api.conftest import api_client, token_for
 from tests.support.games import client_for, start_geared
@@ -63,8 +63,8 @@ API_DOORS = [
 def private_games(alice, bob) -> list[Game]:
     """alice's private games (bob plays them too): a table waiting for players, a game in
     play, one over; each with a chat message (the report's door)."""
-    table = services.create_game(alice, services.NewGame(kind="geared", seat_count=3))
-    services.join_game(bob, table.pk, token=table.join_token)
+    table = tables.create_game(alice, tables.NewGame(kind="geared", seat_count=3))
+    tables.join_game(bob, table.pk, token=table.join_token)
     playing, over = (start_geared([alice, bob], target=1000) for _ in range(2))
     Game.objects.filter(pk__in=[playing.pk, over.pk]).update(watchable_by_link=False)
     Game.objects.filter(pk=over.pk).update(status=Status.FINISHED)

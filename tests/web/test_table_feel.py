@@ -9,7 +9,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import services
+from games.actions import moves, tables
 from games.engines.geared import engine
 from games.pages.geared import last_move_cards
 from tests.support.games import client_for, start_geared, start_oog
@@ -97,9 +97,7 @@ def test_issue_27_9_the_story_is_all_in_the_page_and_the_robots_it_moved_are_mar
     for seat in game.seats.select_related("user"):
         game.refresh_from_db()
         with django_capture_on_commit_callbacks(execute=True):  # the resolution follows
-            services.submit_action(
-                seat.user, game.pk, game.turn_version, greedy_program(game, seat)
-            )
+            moves.submit_action(seat.user, game.pk, game.turn_version, greedy_program(game, seat))
     game.refresh_from_db()
     assert game.turn == 2
     story = game.state["story"][-1]
@@ -144,6 +142,6 @@ def test_issue_27_9_card_values_are_labelled_and_robots_show_their_colour(alice,
             r'<input type="checkbox"[^>]*><span class="swatch"',
             lobby,
         )
-    table = services.create_game(alice, services.NewGame(kind="outofgears", seat_count=3))
+    table = tables.create_game(alice, tables.NewGame(kind="outofgears", seat_count=3))
     join = text(client_for(bob).get(table.get_absolute_url() + f"?token={table.join_token}"))
     assert re.search(r'class="robot-chip robot-green"><input[^>]*><span class="swatch"', join)

@@ -8,7 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games.actions import tables
 from games.models import Kind
 from tests.support.games import client_for, start_geared, start_oog
 from tests.web.helpers import advance, text
@@ -45,7 +45,7 @@ def test_every_page_of_a_player_has_one_title(alice, bob):
     geared = advance(start_geared([alice, bob], target=1000), 4)
     oog = start_oog([alice, bob])
     finished = advance(start_geared([alice, bob], target=300), 2000)
-    table = services.create_game(alice, services.NewGame(kind=Kind.GEARED, seat_count=3))
+    table = tables.create_game(alice, tables.NewGame(kind=Kind.GEARED, seat_count=3))
     client = client_for(alice)
     pages = {
         reverse("my_games"): "My games",

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 from django.utils import timezone
 
-from games import moderation, vacation
+from games.actions import moderation, time_off
 from games.models import Game
 from tests.support.games import client_for, start_geared, start_oog
 from tests.support.users import make_user
@@ -44,7 +44,7 @@ def timed(game: Game) -> Game:
 
 def go_away(user, days=5):
     until = timezone.localdate() + timedelta(days=days)
-    vacation.take(user, until)
+    time_off.take(user, until)
     return f"{until.day} {until:%b}"
 
 

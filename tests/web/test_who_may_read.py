@@ -17,8 +17,9 @@ from django.test import Client
 from django.utils import timezone
 
 from accounts.models import User
-from games import access, moderation, services
+from games.actions import deadlines, moderation, tables
 from games.models import Game, Invitation, Seat, Status
+from games.reads import access
 from tests.api.conftest import api_client, token_for
 from tests.support.games import client_for
 from tests.support.users import make_user
@@ -40,18 +41,18 @@ def people(django_user_model) -> dict[str, User]:
 
 def _game(people, *, public: bool, watchable: bool, started: bool) -> Game:
     alice = people["alice"]
-    spec = services.NewGame(
+    spec = tables.NewGame(
         kind="geared", seat_count=4, public=public, watchable_by_link=watchable, target=1000
     )
-    game = services.create_game(alice, spec)
+    game = tables.create_game(alice, spec)
     for name in ("bob", "gil", "erin"):
-        services.join_game(people[name], game.pk, token=game.join_token)
+        tables.join_game(people[name], game.pk, token=game.join_token)
     Invitation.objects.create(game=game, inviter=alice, user=people["dan"])
     if started:
-        services.start_game(alice, game.pk)
-        services.resign(people["erin"], game.pk)
+        tables.start_game(alice, game.pk)
+        deadlines.resign(people["erin"], game.pk)
     else:  # erin never played it: she left the table
-        services.leave_game(people["erin"], game.pk)
+        tables.leave_game(people["erin"], game.pk)
     return Game.objects.get(pk=game.pk)
 
 
@@ -118,8 +119,8 @@ def test_34_8_a_visitors_key_stops_answering_once_the_link_no_longer_opens_the_g
     if cached:
         request.getfixturevalue("redis_cache")
     alice = people["alice"]
-    spec = services.NewGame(kind="geared", seat_count=2, watchable_by_link=False, target=1000)
-    game = services.create_game(alice, spec)
+    spec = tables.NewGame(kind="geared", seat_count=2, watchable_by_link=False, target=1000)
+    game = tables.create_game(alice, spec)
     visitor = Client()
     page = visitor.get(f"/games/{game.pk}/", {"token": game.join_token})
     assert page.status_code == 200
@@ -128,8 +129,8 @@ def test_34_8_a_visitors_key_stops_answering_once_the_link_no_longer_opens_the_g
     assert visitor.get(poll, {"v": -1, "k": key}).status_code == 200  # changed: its version
 
     with django_capture_on_commit_callbacks(execute=True):  # the cache's copy, set at commit
-        services.join_game(people["bob"], game.pk, token=game.join_token)
-        services.start_game(alice, game.pk)
+        tables.join_game(people["bob"], game.pk, token=game.join_token)
+        tables.start_game(alice, game.pk)
     for asked in ({"k": key}, {"k": key, "t": game.join_token}):
         assert visitor.get(poll, {"v": -1, **asked}).status_code == 404
     # The same for a logged-in stranger who came by the link, and the players read on.

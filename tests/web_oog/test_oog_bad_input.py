@@ -9,7 +9,7 @@ import pytest
 from django.conf import settings
 from django.urls import reverse
 
-from games import services
+from games.actions import moves
 from tests.support.games import client_for, start_oog
 from tests.support.users import make_user
 from tests.web_oog.helpers import (
@@ -39,7 +39,7 @@ def alice_client(alice):
 
 def _with_bobs_program_in(game, bob):
     """Bob's program is in, so that the stored programs are not trivially empty."""
-    services.submit_action(bob, game.pk, game.version, program((2, "harvest", 2)))
+    moves.submit_action(bob, game.pk, game.version, program((2, "harvest", 2)))
     game.refresh_from_db()
     return game
 
@@ -161,7 +161,7 @@ def test_o5_no_program_is_taken_once_every_program_is_in(
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         for user, robot in ((alice, 1), (bob, 2), (carol, 3)):
             game.refresh_from_db()
-            services.submit_action(user, game.pk, game.version, program((robot, "harvest", 1)))
+            moves.submit_action(user, game.pk, game.version, program((robot, "harvest", 1)))
     assert len(callbacks) == 1, "the resolution is queued, and has not run"
     before = snapshot(game)
 
@@ -179,10 +179,10 @@ def test_a_program_made_on_the_previous_turn_is_stale(game, alice, bob, carol, a
     turn_one_version = game.version
     for user, robot in ((alice, 1), (bob, 2), (carol, 3)):
         game.refresh_from_db()
-        services.submit_action(user, game.pk, game.version, program((robot, "attack", robot)))
+        moves.submit_action(user, game.pk, game.version, program((robot, "attack", robot)))
     game.refresh_from_db()
     last_version_of_turn_one = game.version
-    assert services.resolve_turn(game.pk, 1)
+    assert moves.resolve_turn(game.pk, 1)
     game.refresh_from_db()
     game = _with_bobs_program_in(game, bob)
     assert game.turn == 2

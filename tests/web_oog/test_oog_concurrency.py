@@ -9,7 +9,8 @@ import pytest
 from django.db import connection
 from django.urls import reverse
 
-from games import services, tasks
+from games import tasks
+from games.actions import moves
 from games.models import Game, Move
 from tests.support.games import client_for, start_oog
 from tests.web_oog.helpers import form_fields, program, resolve_moves, seat_of, snapshot
@@ -43,9 +44,9 @@ def _all_programs_in_unresolved(game, alice, bob, monkeypatch) -> list:
     their on-commit callbacks at once, so the task itself is held); the calls it got."""
     queued: list = []
     monkeypatch.setattr(tasks.resolve_turn, "delay", lambda *args: queued.append(args))
-    services.submit_action(alice, game.pk, game.version, program((1, "harvest", 1)))
+    moves.submit_action(alice, game.pk, game.version, program((1, "harvest", 1)))
     game.refresh_from_db()
-    services.submit_action(bob, game.pk, game.version, program((2, "harvest", 2)))
+    moves.submit_action(bob, game.pk, game.version, program((2, "harvest", 2)))
     game.refresh_from_db()
     assert game.turn == 1 and len(game.state["programs"]) == 2
     monkeypatch.undo()
@@ -60,7 +61,7 @@ def test_o5_the_last_two_programs_at_the_same_moment_resolve_the_turn_once(alice
 
     for turn in (1, 2, 3):
         game.refresh_from_db()
-        services.submit_action(alice, game.pk, game.version, program((1, "harvest", 1)))
+        moves.submit_action(alice, game.pk, game.version, program((1, "harvest", 1)))
         game.refresh_from_db()
         version = game.version
         responses = _at_once(
@@ -94,7 +95,7 @@ def test_two_resolutions_of_one_turn_at_the_same_moment_resolve_it_once(alice, b
     assert queued == [(game.pk, 1)], "the last program queued the resolution, once"
 
     results = _at_once(
-        lambda: services.resolve_turn(game.pk, 1), lambda: services.resolve_turn(game.pk, 1)
+        lambda: moves.resolve_turn(game.pk, 1), lambda: moves.resolve_turn(game.pk, 1)
     )
 
     assert sorted(results) == [False, True]
@@ -112,7 +113,7 @@ def test_o5_a_change_racing_the_resolution_is_refused_and_changes_nothing(alice,
     client = client_for(alice)
 
     resolved, change = _at_once(
-        lambda: services.resolve_turn(game.pk, 1),
+        lambda: moves.resolve_turn(game.pk, 1),
         lambda: client.post(
             reverse("game_move", args=[game.pk]),
             form_fields(program((1, "trap", 2)), version),
@@ -139,9 +140,9 @@ def test_the_resolution_task_run_twice_changes_nothing_the_second_time(
 ):
     game = start_oog([alice, bob], robots=[(1,), (2,)])
     with django_capture_on_commit_callbacks(execute=False):
-        services.submit_action(alice, game.pk, game.version, program((1, "harvest", 1)))
+        moves.submit_action(alice, game.pk, game.version, program((1, "harvest", 1)))
         game.refresh_from_db()
-        services.submit_action(bob, game.pk, game.version, program((2, "attack", 1)))
+        moves.submit_action(bob, game.pk, game.version, program((2, "attack", 1)))
 
     assert tasks.resolve_turn.apply(args=(game.pk, 1)).get() is True
     after_first = snapshot(game)
@@ -149,7 +150,7 @@ def test_the_resolution_task_run_twice_changes_nothing_the_second_time(
     assert game.turn == 2
 
     assert tasks.resolve_turn.apply(args=(game.pk, 1)).get() is False
-    assert services.resolve_turn(game.pk, 1) is False
+    assert moves.resolve_turn(game.pk, 1) is False
     assert snapshot(game) == after_first
     assert Game.objects.get(pk=game.pk).state == state
     assert resolve_moves(game) == 1
@@ -158,7 +159,7 @@ def test_the_resolution_task_run_twice_changes_nothing_the_second_time(
 @pytest.mark.django_db
 def test_a_resolution_for_a_turn_not_complete_yet_does_nothing(alice, bob):
     game = start_oog([alice, bob], robots=[(1,), (2,)])
-    services.submit_action(alice, game.pk, game.version, program((1, "harvest", 1)))
+    moves.submit_action(alice, game.pk, game.version, program((1, "harvest", 1)))
     before = snapshot(game)
 
     assert tasks.resolve_turn.apply(args=(game.pk, 1)).get() is False

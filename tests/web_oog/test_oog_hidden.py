@@ -9,7 +9,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from games import services
+from games.actions import moves
 from tests.support.games import client_for, start_oog
 from tests.support.users import make_user
 from tests.web_oog.helpers import (
@@ -39,12 +39,12 @@ def _mid_turn_two(alice, bob, carol, *, public: bool):
     game = start_oog([alice, bob, carol], robots=[(1,), (4,), (7,)], public=public)
     for user, robot in ((alice, 1), (bob, 4), (carol, 7)):
         game.refresh_from_db()
-        services.submit_action(user, game.pk, game.version, program((robot, "attack", robot)))
-    assert services.resolve_turn(game.pk, 1)
+        moves.submit_action(user, game.pk, game.version, program((robot, "attack", robot)))
+    assert moves.resolve_turn(game.pk, 1)
     game.refresh_from_db()
-    services.submit_action(alice, game.pk, game.version, ALICE)
+    moves.submit_action(alice, game.pk, game.version, ALICE)
     game.refresh_from_db()
-    services.submit_action(bob, game.pk, game.version, BOB)
+    moves.submit_action(bob, game.pk, game.version, BOB)
     game.refresh_from_db()
     assert game.turn == 2
     assert set(game.state["programs"]) == {seat_of(game, alice).seat_id, seat_of(game, bob).seat_id}

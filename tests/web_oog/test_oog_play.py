@@ -8,7 +8,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from games import services
+from games.actions import moves
 from games.engines.outofgears.text import describe
 from games.models import Move
 from tests.support.games import client_for, start_oog
@@ -197,12 +197,12 @@ def test_o18_the_log_lists_every_resolved_turn_with_its_revealed_programs(alice,
     for _turn in (1, 2, 3):
         game.refresh_from_db()
         for seat in seats:
-            services.submit_action(seat.user, game.pk, game.version, greedy_program(game, seat))
+            moves.submit_action(seat.user, game.pk, game.version, greedy_program(game, seat))
             game.refresh_from_db()
-        assert services.resolve_turn(game.pk, game.turn)
+        assert moves.resolve_turn(game.pk, game.turn)
     game.refresh_from_db()
     # Turn 4 is under way: alice's program is in but not revealed.
-    services.submit_action(alice, game.pk, game.version, program((1, "trap", 3)))
+    moves.submit_action(alice, game.pk, game.version, program((1, "trap", 3)))
 
     for client in (client_for(alice), client_for(carol), client_for(bob)):
         response = client.get(reverse("game_log", args=[game.pk]))

@@ -8,7 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from games import services
+from games.actions import moves
 from tests.support.games import client_for, start_oog
 from tests.support.users import make_user
 from tests.web_oog.helpers import greedy_program, post_program, seat_of
@@ -31,9 +31,9 @@ def _play_turns(game, turns: int):
     for _ in range(turns):
         for seat in seats:
             game.refresh_from_db()
-            services.submit_action(seat.user, game.pk, game.version, greedy_program(game, seat))
+            moves.submit_action(seat.user, game.pk, game.version, greedy_program(game, seat))
         game.refresh_from_db()
-        assert services.resolve_turn(game.pk, game.turn)
+        assert moves.resolve_turn(game.pk, game.turn)
     game.refresh_from_db()
     return game
 
@@ -56,7 +56,7 @@ def test_the_page_costs_the_same_queries_for_2_players_at_turn_1_and_8_after_tur
     for user in (alice, carol, others[0]):
         big.refresh_from_db()
         seat = seat_of(big, user)
-        services.submit_action(user, big.pk, big.version, greedy_program(big, seat))
+        moves.submit_action(user, big.pk, big.version, greedy_program(big, seat))
     big.refresh_from_db()
     assert big.turn == 5 and len(big.state["story"]) == 4
     assert len(big.state["seats"]) == 8 and len(small.state["seats"]) == 2

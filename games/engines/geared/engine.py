@@ -1,10 +1,10 @@
 """Rules engine for Geared: Build Your Bike (shared/rules/geared.md, G1-G19). Pure: no I/O.
 
 The state is a plain JSON-safe dict; `apply` returns a new state and never mutates its input.
-What is legal lives in games/engines/geared/legal.py, the move generator: `legal_actions` lists
-it, and `apply` asks its `checked` (the same rules, one action at a time, with the refusal's
-sentence: `why_illegal`) before carrying an action out here. Views are
-games/engines/geared/viewing.py; what a build may hold (G9, G12) is games/engines/geared/builds.py.
+What is legal lives in games/engines/geared/legal.py, the move generator: `legal_actions` lists it,
+and `apply` asks its `checked` (the same rules, one action at a time, with the refusal's sentence:
+`why_illegal`) before carrying an action out here. Views are games/engines/geared/viewing.py; what a
+build may hold (G9, G12) is games/engines/geared/builds.py.
 """
 
 from __future__ import annotations
@@ -56,7 +56,7 @@ NEW_LABELS = ("new1", "new2", "new3")
 
 
 VERSION = 1  # games/engines/interface.py: bump when old records would replay differently
-# The options new_game reads; a game record keeps these and no others (games/records.py).
+# The options new_game reads; a game record keeps these and no others (games/reads/records.py).
 OPTIONS = frozenset({"target", "names"})
 SIMULTANEOUS = False  # players take turns: any move makes a page stale
 SEATS = (2, 6)

@@ -19,7 +19,7 @@ from .setup import new_game
 from .viewing import view
 
 VERSION = 1  # games/engines/interface.py: bump when old records would replay differently
-# The options new_game reads; a game record keeps these and no others (games/records.py).
+# The options new_game reads; a game record keeps these and no others (games/reads/records.py).
 OPTIONS = frozenset({"advanced", "max_turns", "names", "robots"})
 SIMULTANEOUS = True  # every seat programs at once; only a new turn makes a page stale
 SEATS, ADVANCED_SEATS = (2, 8), (2, 4)

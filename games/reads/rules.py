@@ -17,7 +17,7 @@ from games.engines.geared import cards as geared_cards
 from games.engines.outofgears.common import COLOURS
 from games.engines.outofgears.scoring import robot_points
 
-RULES_DIR = Path(__file__).resolve().parent / "rules"
+RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
 GAMES = {"geared": "Geared: Build Your Bike", "outofgears": "Out of Gears"}
 _RULE_ID = re.compile(r"<li>(\s*(?:<p>)?)<strong>([GO]\d+) ")
 _LIST_AFTER_PARAGRAPH = re.compile(r"(\n(?!- |  |#)[^\n]+)\n(- )")

@@ -3,13 +3,11 @@ and whom to offer first when inviting (the people you played with, then the ones
 
 from __future__ import annotations
 
-from django.db import IntegrityError, transaction
 from django.db.models import Exists, Max, OuterRef, Q
 
 from accounts.models import Follow, User
-from games.errors import Conflict, GameError
 from games.models import Seat, Status, table_seats
-from games.ratings import places_of
+from games.reads.ratings import places_of
 
 GAMES_PER_PAGE = 15
 LAST_PAGE = 200  # deeper than anyone reads; a bound on the offset a URL may ask for
@@ -88,26 +86,6 @@ def _ordinal(n: int) -> str:
 
 
 # --- following ----------------------------------------------------------------------------------
-
-
-def follow(follower: User, followed: User) -> None:
-    """Follow a player: private to the follower; nobody is told (no e-mail, no push, no list of
-    followers). Following someone already followed changes nothing."""
-    if followed.pk == follower.pk:
-        raise GameError("You cannot follow yourself.")
-    if Follow.objects.filter(follower=follower, followed=followed).exists():
-        return
-    if Follow.objects.filter(follower=follower).count() >= FOLLOWS_MAX:
-        raise Conflict(f"You follow {FOLLOWS_MAX} players already: unfollow someone first.")
-    try:
-        with transaction.atomic():
-            Follow.objects.create(follower=follower, followed=followed)
-    except IntegrityError:
-        pass  # two clicks at once: the other one made it
-
-
-def unfollow(follower: User, followed: User) -> None:
-    Follow.objects.filter(follower=follower, followed=followed).delete()
 
 
 def follows(follower: User, followed: User) -> bool:

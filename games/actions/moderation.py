@@ -10,12 +10,12 @@ from datetime import timedelta
 
 from django.core.cache import cache
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef, QuerySet, Subquery
-from django.db.models.functions import Coalesce
+from django.db.models import F
 from django.utils import timezone
 
 from accounts.models import User
-from games import effects, services, vacation
+from games import effects, errors, vacation
+from games.actions import base, deadlines
 from games.live import cache as live
 from games.models import (
     TURN_TIMES,
@@ -25,7 +25,6 @@ from games.models import (
     Game,
     Invitation,
     ModerationAction,
-    Move,
     Notification,
     Push,
     Report,
@@ -34,6 +33,7 @@ from games.models import (
 )
 from games.notifications import outbox
 from games.notifications import queueing as notifications
+from games.reads import seating
 
 CHAT_MAX_LENGTH = 500
 CHAT_RATE = (5, 15)  # at most 5 messages in 15 seconds per player, all games together
@@ -42,24 +42,24 @@ CHAT_RATE = (5, 15)  # at most 5 messages in 15 seconds per player, all games to
 # --- chat ------------------------------------------------------------------------------------
 
 
-@services.acting
+@base.acting
 def post_chat(user: User, game_id: int, text: str) -> ChatMessage:
     text = (text or "").strip()
     if not text:
-        raise services.GameError("Write something first.")
+        raise errors.GameError("Write something first.")
     if len(text) > CHAT_MAX_LENGTH:
-        raise services.GameError(
+        raise errors.GameError(
             f"A message can be at most {CHAT_MAX_LENGTH} characters ({len(text)} now)."
         )
     if any(ord(ch) < 32 and ch not in "\n\t" for ch in text):
-        raise services.GameError("A message cannot contain control characters.")
+        raise errors.GameError("A message cannot contain control characters.")
     game = Game.objects.with_table(game_id)
     if game is None:
-        raise services.NotFound("There is no such game.")
-    if services.seat_of(game, user) is None:
-        if services.former_seat_of(game, user) is not None:
-            raise services.Forbidden("You left this game: you can read its chat, not write in it.")
-        raise services.NotFound("There is no such game.")
+        raise errors.NotFound("There is no such game.")
+    if seating.seat_of(game, user) is None:
+        if seating.former_seat_of(game, user) is not None:
+            raise errors.Forbidden("You left this game: you can read its chat, not write in it.")
+        raise errors.NotFound("There is no such game.")
     _check_rate(user)
     with transaction.atomic():
         message = ChatMessage.objects.create(game=game, author=user, text=text)
@@ -79,33 +79,33 @@ def _check_rate(user: User) -> None:
         cache.set(key, 1, seconds)
         sent = 1
     if sent > count:
-        raise services.GameError("You are sending messages too fast; wait a few seconds.", 429)
+        raise errors.GameError("You are sending messages too fast; wait a few seconds.", 429)
 
 
 ALREADY_REPORTED = "You have already reported this message: a moderator will look at it."
 
 
-@services.acting  # a suspended player could flood the queue otherwise
+@base.acting  # a suspended player could flood the queue otherwise
 def report_message(user: User, message_id: int, reason: str) -> Report:
     reason = (reason or "").strip()[:500]
     message = ChatMessage.objects.select_related("game").filter(pk=message_id).first()
     if message is None:
-        raise services.NotFound("There is no such message.")
+        raise errors.NotFound("There is no such message.")
     if not Seat.objects.filter(game_id=message.game_id, user=user).exists():
-        raise services.NotFound("There is no such message.")
+        raise errors.NotFound("There is no such message.")
     if message.author_id == user.pk:
-        raise services.GameError("You cannot report your own message.")
+        raise errors.GameError("You cannot report your own message.")
     # One report per reporter and message (the unique key): a second, with a reason or not,
     # is told so and changes nothing (the chat log shows "Reported" instead of the form).
     if Report.objects.filter(message=message, reporter=user).exists():
-        raise services.Conflict(ALREADY_REPORTED)
+        raise errors.Conflict(ALREADY_REPORTED)
     if not reason:
-        raise services.GameError("Say why you report this message.")
+        raise errors.GameError("Say why you report this message.")
     report, created = Report.objects.get_or_create(
         message=message, reporter=user, defaults={"reason": reason}
     )
     if not created:  # a second report at the same moment
-        raise services.Conflict(ALREADY_REPORTED)
+        raise errors.Conflict(ALREADY_REPORTED)
     return report
 
 
@@ -120,9 +120,9 @@ def _record(moderator: User, action: str, reason: str, **targets) -> ModerationA
 
 def abort_game(moderator: User, game_id: int, reason: str) -> Game:
     with transaction.atomic():
-        game = services.locked_game(game_id)
+        game = base.locked_game(game_id)
         if game.status in (Status.FINISHED, Status.ABORTED):
-            raise services.Conflict("This game is already over.")
+            raise errors.Conflict("This game is already over.")
         game.status, game.finished, game.deadline = Status.ABORTED, timezone.now(), None
         game.version += 1
         game.save(update_fields=["status", "finished", "deadline", "version", "updated"])
@@ -136,27 +136,27 @@ def abort_game(moderator: User, game_id: int, reason: str) -> Game:
 def replace_seat(moderator: User, seat_id: int, reason: str) -> Seat:
     seat = Seat.objects.filter(pk=seat_id).first()
     if seat is None:
-        raise services.NotFound("There is no such seat.")
+        raise errors.NotFound("There is no such seat.")
     with transaction.atomic():
-        game = services.locked_game(seat.game_id)
+        game = base.locked_game(seat.game_id)
         seat = Seat.objects.select_related("user").get(pk=seat_id)
         if game.status != Status.ACTIVE:
-            raise services.Conflict("Only a seat in a game in play can be given to a bot.")
+            raise errors.Conflict("Only a seat in a game in play can be given to a bot.")
         if seat.is_bot:
-            raise services.Conflict("A bot already plays this seat.")
+            raise errors.Conflict("A bot already plays this seat.")
         user = seat.user
-        services.replace_with_bot(game, seat, missed=False)
+        deadlines.replace_with_bot(game, seat, missed=False)
         _record(moderator, "replace seat with bot", reason, game=game, user=user)
     return seat
 
 
 def extend_deadline(moderator: User, game_id: int, hours: int, reason: str) -> Game:
     if not 1 <= hours <= 24 * 14:
-        raise services.GameError("Extend by 1 hour to 14 days.")
+        raise errors.GameError("Extend by 1 hour to 14 days.")
     with transaction.atomic():
-        game = services.locked_game(game_id)
+        game = base.locked_game(game_id)
         if game.status != Status.ACTIVE or game.deadline is None:
-            raise services.Conflict("This game has no deadline running.")
+            raise errors.Conflict("This game has no deadline running.")
         old = game.deadline
         game.deadline = max(game.deadline, timezone.now()) + timedelta(hours=hours)
         game.save(update_fields=["deadline", "updated"])
@@ -171,38 +171,18 @@ def extend_deadline(moderator: User, game_id: int, hours: int, reason: str) -> G
     return game
 
 
-# A game with no time limit waiting on a player this long shows on the dashboard ("stalled"):
-# nothing else would ever move it, and the player to act could hold it for ever.
-STALLED_AFTER = timedelta(days=7)
-
-
-def stalled_games(now=None) -> QuerySet[Game]:
-    """Games in play with no time limit, waiting on a person (not a bot), whose last move (or
-    start) is older than STALLED_AFTER; `idle_since` says since when. By the move log's
-    (game, seq) index: one look-up per game in play without a deadline."""
-    now = now or timezone.now()
-    last_move = Move.objects.filter(game=OuterRef("pk")).order_by("-seq").values("created")[:1]
-    waiting = Seat.objects.filter(game=OuterRef("pk"), to_act=True, user__isnull=False)
-    return (
-        Game.objects.filter(status=Status.ACTIVE, deadline__isnull=True, turn_seconds=0)
-        .filter(Exists(waiting))
-        .annotate(idle_since=Coalesce(Subquery(last_move), F("started")))
-        .filter(idle_since__lt=now - STALLED_AFTER)
-    )
-
-
 def set_time_limit(moderator: User, game_id: int, turn_seconds: int, reason: str) -> Game:
     """A game with no time limit held by the player to act: from now on it has one, and the
     turn waiting now has its whole time from now (then deadlines, reminders, misses and a
     bot's takeover follow as in any timed game). Recorded like every moderator action."""
     if turn_seconds not in {seconds for seconds, _label in TURN_TIMES if seconds}:
-        raise services.GameError("Choose a time per turn from the list.")
+        raise errors.GameError("Choose a time per turn from the list.")
     with transaction.atomic():
-        game = services.locked_game(game_id)
+        game = base.locked_game(game_id)
         if game.status != Status.ACTIVE:
-            raise services.Conflict("This game is not in play.")
+            raise errors.Conflict("This game is not in play.")
         if game.turn_seconds or game.deadline is not None:
-            raise services.Conflict(
+            raise errors.Conflict(
                 "This game has a time limit already: extend its deadline instead."
             )
         game.turn_seconds = turn_seconds
@@ -225,9 +205,9 @@ def set_exempt(moderator: User, game_id: int, exempt: bool, reason: str) -> Game
     player has the time the turn had left (at most the time per turn), not the rest of their
     vacation. Recorded like every moderator action."""
     with transaction.atomic():
-        game = services.locked_game(game_id)
+        game = base.locked_game(game_id)
         if game.vacation_exempt == exempt:
-            raise services.Conflict(
+            raise errors.Conflict(
                 "This game is already exempt." if exempt else "This game is not exempt."
             )
         details: dict = {"exempt": exempt}
@@ -266,9 +246,9 @@ def rerun_resolution(moderator: User, game_id: int, reason: str) -> None:
     same idempotent repair the outbox sweep uses."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise services.NotFound("There is no such game.")
+        raise errors.NotFound("There is no such game.")
     if game.status != Status.ACTIVE or game.due_since is None:
-        raise services.Conflict("This game is not waiting for the server.")
+        raise errors.Conflict("This game is not waiting for the server.")
     with transaction.atomic():
         _record(moderator, "resolve turn again", reason, game=game, details={"turn": game.turn})
         effects.after_commit("games.tasks.catch_up", game_id)
@@ -290,9 +270,9 @@ def requeue_emails(moderator: User, reason: str, *, notification_ids=None) -> in
 
 def suspend(moderator: User, user: User, reason: str, until=None) -> None:
     if not reason.strip():
-        raise services.GameError("Give a reason: the player is told why.")
+        raise errors.GameError("Give a reason: the player is told why.")
     if until is not None and until <= timezone.now():
-        raise services.GameError("The end of a suspension must be in the future.")
+        raise errors.GameError("The end of a suspension must be in the future.")
     user.suspended, user.suspended_until, user.suspension_reason = True, until, reason.strip()
     user.save(update_fields=["suspended", "suspended_until", "suspension_reason"])
     _record(
@@ -326,13 +306,13 @@ def hide_message(moderator: User, message_id: int, reason: str) -> ChatMessage:
     """A moderator hides a chat message, reported or not (issue 27.8): the open reports on it
     are settled as hidden."""
     if not reason.strip():
-        raise services.GameError("Give a reason: it goes in the moderation log.")
+        raise errors.GameError("Give a reason: it goes in the moderation log.")
     with transaction.atomic():
         message = ChatMessage.objects.select_for_update().filter(pk=message_id).first()
         if message is None:
-            raise services.NotFound("There is no such message.")
+            raise errors.NotFound("There is no such message.")
         if message.hidden:
-            raise services.Conflict("This message is hidden already.")
+            raise errors.Conflict("This message is hidden already.")
         _hide(moderator, message, reason.strip())
         Report.objects.filter(message=message, state=Report.State.OPEN).update(
             state=Report.State.HIDDEN, handled=timezone.now()
@@ -353,7 +333,7 @@ def handle_report(moderator: User, report: Report, outcome: str, reason: str, un
         elif outcome == Report.State.DISMISSED:
             _record(moderator, "dismiss report", reason, message=message)
         else:
-            raise services.GameError("Unknown outcome.")
+            raise errors.GameError("Unknown outcome.")
         # One decision settles every open report on the same message.
         Report.objects.filter(message=message, state=Report.State.OPEN).update(
             state=outcome, handled=timezone.now()

@@ -1,21 +1,15 @@
-"""A player's private notes on a game: the limits, the reading and the writing.
+"""A player's private notes on a game: the writing (the limit and the reading are
+games/reads/notes.py).
 
 A note is not a change to the game: nobody else ever sees it, so it is written outside the
-locked write path (games/services.py) and the game's version does not move; no page, poll,
+locked write path (games/actions/) and the game's version does not move; no page, poll,
 stream or e-mail learns of it (docs/notes.md)."""
 
 from __future__ import annotations
 
 from games.errors import GameError
 from games.models import Game, GameNote
-
-NOTE_MAX = 2000
-
-
-def note_text(game: Game, user) -> str:
-    """This player's note on the game ("" when they wrote none): one query."""
-    found = GameNote.objects.filter(game=game, user=user).values_list("text", flat=True).first()
-    return found or ""
+from games.reads.notes import NOTE_MAX
 
 
 def clean_note(raw: str) -> str:

@@ -5,7 +5,7 @@ join the table) and its e-mail (the same row, as an outbox entry). The first fol
 of the table; the e-mail also follows the invitee's: their switch for invitation e-mails, the
 suppression list, their "only players I have played with" preference, and at most one invitation
 e-mail from one inviter to one address in a day, however often repeated. The invitee's rules are
-checked when the invitation is written (games/services.py) and again when the e-mail is sent
+checked when the invitation is written (games/actions/tables.py) and again when the e-mail is sent
 (games/notifications/queueing.py): preferences and the suppression list may change between the two.
 When it is sent, the table must also still want it (`not_owed`): still open, the invitation still
 pending. The one-a-day rule is checked once, when the invitation is written, under the inviter's
@@ -23,6 +23,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from accounts.models import EmailSuppression, User
+from games.errors import NotFound
 from games.models import Game, Invitation, Status
 
 DEDUPLICATION = timedelta(days=1)
@@ -119,7 +120,7 @@ def not_owed(invitation: Invitation) -> str:
 def emailed_lately(invitation: Invitation) -> bool:
     """Has this inviter's invitation e-mail to this address gone out (or is one owed) in the
     last day? Then this one sends none: at most one a day, however often repeated. Call with
-    the inviter's row locked (services._lock_user), so that two requests do not both send."""
+    the inviter's row locked (actions.base._lock_user), so that two requests do not both send."""
     address = _address(invitation)
     same = Q(email__iexact=address) | Q(user__email__iexact=address)
     if invitation.user_id:
@@ -155,7 +156,7 @@ def on_the_table(game: Game, viewer: User) -> list[dict]:
     ("pending" or "declined") and `inviter`. Call it for a seated player only: nobody else sees
     who is invited. An address typed in is shown whole to the player who typed it, and with
     its local part hidden to the others (they did not give it); whether an account owns it is
-    never said (services.invite). One query."""
+    never said (actions.tables.invite). One query."""
     rows = []
     seated = {s.user_id for s in game.table if s.user_id}
     invitations = (
@@ -186,3 +187,13 @@ def _masked(address: str) -> str:
     """The domain of an address another player typed in, not its owner ("c…@example.com")."""
     local, _, domain = address.rpartition("@")
     return f"{local[:1]}…@{domain}"
+
+
+def email_invitation_for(user: User, token: str) -> Invitation:
+    """The invitation of an e-mail's link, for this user to look at; nothing changes."""
+    invitation = Invitation.objects.filter(token=token).select_related("game", "inviter").first()
+    if invitation is None:
+        raise NotFound("This invitation link is not valid.")
+    if invitation.user_id is not None and invitation.user_id != user.pk:
+        raise NotFound("This invitation is for someone else.")
+    return invitation

@@ -1,0 +1,14 @@
+"""A player's private notes on a game: the limit and the reading (nobody but the player reads
+a note; its writing is games/actions/notes.py)."""
+
+from __future__ import annotations
+
+from games.models import Game, GameNote
+
+NOTE_MAX = 2000
+
+
+def note_text(game: Game, user) -> str:
+    """This player's note on the game ("" when they wrote none): one query."""
+    found = GameNote.objects.filter(game=game, user=user).values_list("text", flat=True).first()
+    return found or ""
