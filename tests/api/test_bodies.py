@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from games.models import ChatMessage, Game
-from tests.api.conftest import api_client, token_for
+from tests.support.api import api_client, token_for
 from tests.support.games import start_geared
 
 pytestmark = pytest.mark.django_db

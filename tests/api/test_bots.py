@@ -34,7 +34,7 @@ from games.models import (
     RatingChange,
     Status,
 )
-from tests.api.conftest import api_client, token_for
+from tests.support.api import api_client, token_for
 from tests.support.games import client_for, start_geared
 from tests.support.users import PASSWORD, make_user
 from tests.web.helpers import payloads, post_move, text

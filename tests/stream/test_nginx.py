@@ -15,11 +15,11 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.api.conftest import token_for
 from tests.notify.helpers import play_turn, seat_to_act
 from tests.smtp import free_port
 from tests.stream.test_streams import cookie
 from tests.streams import ROOT, Stream
+from tests.support.api import token_for
 from tests.support.games import client_for, start_geared
 from tests.support.waiting import wait_for
 

@@ -9,9 +9,9 @@ import pytest
 from django.test import Client
 
 from games import services
-from tests.api.conftest import token_for
 from tests.stream.test_revocation import PROMPTLY, is_revoked
 from tests.stream.test_streams import cookie, page_key, stream_path
+from tests.support.api import token_for
 from tests.support.games import client_for, start_geared
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -19,7 +19,7 @@ from django.utils import timezone
 from accounts.models import User
 from games import access, moderation, services
 from games.models import Game, Invitation, Seat, Status
-from tests.api.conftest import api_client, token_for
+from tests.support.api import api_client, token_for
 from tests.support.games import client_for
 from tests.support.users import make_user
 
