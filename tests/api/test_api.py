@@ -23,9 +23,8 @@ from tests.support.api import (
     post_action,
     token_for,
 )
-from tests.support.games import client_for, start_geared, start_oog
+from tests.support.games import advance, client_for, start_geared, start_oog
 from tests.support.users import make_user
-from tests.web.helpers import advance
 from tests.web_oog.helpers import program
 
 pytestmark = pytest.mark.django_db

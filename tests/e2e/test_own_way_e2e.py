@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from games import moderation
 from games.models import ChatMessage
 from tests.e2e.helpers import DESKTOP, PHONE, log_in, shoot
-from tests.e2e.test_accessibility_e2e import axe_problems
+from tests.support.browser import axe_problems
 from tests.support.games import start_geared
 from tests.support.users import PASSWORD, make_user
 

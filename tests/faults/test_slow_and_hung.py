@@ -18,8 +18,8 @@ from django.utils import timezone
 from config.celery import app as celery_app
 from games import moderation, outbox, services
 from games.models import Game, Move, Notification, Status
-from tests.faults.conftest import TIME_LIMIT, reset_publisher
 from tests.notify.helpers import submit_program
+from tests.support.faults import TIME_LIMIT, reset_publisher
 from tests.support.games import client_for, start_oog
 from tests.support.users import make_user
 from tests.support.waiting import wait_for

@@ -12,8 +12,8 @@ from django.urls import reverse
 
 from games import notifications, outbox
 from games.models import Digest, Notification
-from tests.notify.helpers import play_turn, seat_to_act
-from tests.support.games import start_geared, start_oog
+from tests.notify.helpers import play_turn
+from tests.support.games import seat_to_act, start_geared, start_oog
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -10,16 +10,8 @@ from django.utils import timezone
 
 from games import notifications, services, tasks
 from games.models import Game, Notification, Status
-from tests.notify.helpers import (
-    Note,
-    end_turn_choice,
-    notes,
-    play_turn,
-    recipients,
-    seat_of,
-    seat_to_act,
-)
-from tests.support.games import start_geared, start_oog
+from tests.notify.helpers import Note, end_turn_choice, notes, play_turn, recipients
+from tests.support.games import seat_of, seat_to_act, start_geared, start_oog
 
 # On-commit hooks must run (that is when e-mails are queued): real transactions.
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -18,8 +18,8 @@ from django.utils import timezone
 
 from games import outbox, tasks
 from games.models import Game, Move, Notification
-from tests.notify.helpers import end_turn_choice, notes, play_turn, seat_to_act
-from tests.support.games import client_for, start_geared
+from tests.notify.helpers import end_turn_choice, notes, play_turn
+from tests.support.games import client_for, seat_to_act, start_geared
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -16,8 +16,8 @@ from django.urls import reverse
 from accounts.models import User
 from games import notifications, services
 from games.models import Game, Notification, Status
-from tests.notify.helpers import play_turn, seat_to_act, unsubscribe_url
-from tests.support.games import start_geared
+from tests.notify.helpers import play_turn, unsubscribe_url
+from tests.support.games import seat_to_act, start_geared
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -14,8 +14,8 @@ from django.utils import timezone
 from accounts import vacation as allowance
 from games import moderation, outbox, services, vacation
 from games.models import Game, ModerationAction, Move, Notification, Outgoing
-from tests.notify.helpers import Note, notes, play_turn, seat_of, seat_to_act, submit_program
-from tests.support.games import start_geared, start_oog
+from tests.notify.helpers import Note, notes, play_turn, submit_program
+from tests.support.games import seat_of, seat_to_act, start_geared, start_oog
 from tests.support.users import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)

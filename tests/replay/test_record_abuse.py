@@ -19,8 +19,7 @@ from django.urls import reverse
 from games import engines, records, replay, services
 from games.geared import engine as geared
 from games.models import Game, Move
-from tests.replay.test_records import finished_oog
-from tests.replay.test_replay import finished_geared
+from tests.support.games import finished_geared, finished_oog
 
 pytestmark = pytest.mark.django_db
 

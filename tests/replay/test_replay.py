@@ -4,35 +4,11 @@ import pytest
 from django.urls import reverse
 
 from games import engines, services
-from games.geared.bots import greedy_bot
-from games.models import Game, Move, Seat, Status
+from games.models import Move, Seat, Status
 from games.replay import moves_of, replay
+from tests.support.games import finished_geared
 
 pytestmark = pytest.mark.django_db
-
-
-def finished_geared(alice, bob, *, target: int = 300) -> Game:
-    game = services.create_game(
-        alice, services.NewGame(kind="geared", seat_count=2, target=target, public=False)
-    )
-    services.join_game(bob, game.pk, token=game.join_token)
-    services.start_game(alice, game.pk)
-    eng = engines.engine("geared")
-    users = {alice.pk: alice, bob.pk: bob}
-    import random
-
-    rng = random.Random(7)
-    for _ in range(2000):
-        game.refresh_from_db()
-        if game.status != Status.ACTIVE:
-            break
-        seat = Seat.objects.get(game=game, position=int(eng.current_seat(game.state)))
-        view = eng.view(game.state, seat.seat_id)
-        action = greedy_bot(view, eng.legal_actions(game.state, seat.seat_id), rng)
-        services.submit_action(users[seat.user_id], game.pk, game.version, action)
-    game.refresh_from_db()
-    assert game.status == Status.FINISHED
-    return game
 
 
 def test_replaying_every_move_gives_the_stored_state(alice, bob):

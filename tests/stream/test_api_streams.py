@@ -15,6 +15,7 @@ from accounts import tokens
 from accounts.models import ApiToken
 from games import engines
 from tests.support.api import (
+    API,
     api_client,
     api_greedy,
     api_mover,
@@ -28,7 +29,6 @@ from tests.web_oog.helpers import program
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-API = "/api/v1"
 END = {"end": True}
 
 

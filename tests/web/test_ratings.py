@@ -11,8 +11,7 @@ from django.urls import reverse
 
 from games import ratings, records, services
 from games.models import Game, Rating, RatingChange, Status
-from tests.support.games import client_for, start_geared
-from tests.web.helpers import advance, greedy_choice, seat_to_act
+from tests.support.games import advance, client_for, greedy_choice, seat_to_act, start_geared
 
 pytestmark = pytest.mark.django_db
 

@@ -20,8 +20,8 @@ from accounts.models import EmailSuppression
 from games import invitations, services
 from games.models import Game, Invitation, Kind, Status
 from tests.support.games import client_for, start_geared
+from tests.support.pages import text
 from tests.support.users import make_user
-from tests.web.helpers import text
 
 pytestmark = pytest.mark.django_db
 
