@@ -335,3 +335,65 @@ def test_no_module_is_over_600_lines_outside_the_engines():
         and (n := len(p.read_text().splitlines())) > 600
     ]
     assert long == []
+
+
+TESTS = Path(__file__).resolve().parent
+
+
+def _test_sources():
+    return sorted(p for p in TESTS.rglob("*.py") if "__pycache__" not in p.parts)
+
+
+def test_no_test_module_imports_from_another_test_module():
+    """Shared test helpers live in tests/support/ (or a folder's helpers module): a test module
+    (test_*.py) or a conftest.py is never imported by another, so that moving or deleting a test
+    never breaks a second one (issue 35.7). Fixtures reach tests through the conftest files."""
+    found = []
+    for path in _test_sources():
+        for node in ast.walk(ast.parse(path.read_text())):
+            names = (
+                [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else []
+            )
+            for name in names:
+                last = name.rsplit(".", 1)[-1]
+                if name.startswith("tests.") and (last.startswith("test_") or last == "conftest"):
+                    found.append(f"{path.relative_to(TESTS)}: {name}")
+    assert found == []
+
+
+# Names that are each module's own: a module's path, and the two `serve`s (gunicorn's and the
+# stream process's: different servers, each called by its module's name).
+OWN_NAMES = {"ROOT", "serve"}
+
+
+def test_a_helper_of_tests_support_is_written_nowhere_else():
+    """A function or constant tests/support/ defines is not defined again at the top of another
+    test module: it is imported (issue 35.7 found `poll` four times, `snapshot` five)."""
+
+    def top_level(path: Path) -> set[str]:
+        names = set()
+        for node in ast.parse(path.read_text()).body:
+            if isinstance(node, ast.FunctionDef | ast.ClassDef):
+                names.add(node.name)
+            elif isinstance(node, ast.Assign):
+                names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+        return names
+
+    support = TESTS / "support"
+    shared = {
+        name: path.name
+        for path in support.glob("*.py")
+        for name in top_level(path)
+        if not name.startswith("_") and name not in OWN_NAMES
+    }
+    found = [
+        f"{path.relative_to(TESTS)}: {name} (tests/support/{shared[name]})"
+        for path in _test_sources()
+        if support not in path.parents
+        for name in top_level(path) & shared.keys()
+    ]
+    assert found == []

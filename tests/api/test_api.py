@@ -5,28 +5,30 @@ JSON, the log and the chat; every endpoint's scope; no session, no CSRF; a fixed
 from __future__ import annotations
 
 import json
-import random
-import re
 
 import pytest
-from django.http import HttpResponse
 from django.test import Client
 
 from games import engines
 from games.actions import moves
 from games.api.calls import api
-from games.engines.geared.bots import greedy_bot
 from games.engines.outofgears import engine as oog_engine
 from games.models import ChatMessage, Game, Move
-from tests.api.conftest import api_client, token_for
-from tests.support.games import client_for, start_geared, start_oog
+from tests.support.api import (
+    API,
+    api_client,
+    api_greedy,
+    api_mover,
+    api_seat,
+    assert_api_hides,
+    post_action,
+    token_for,
+)
+from tests.support.games import advance, client_for, start_geared, start_oog
 from tests.support.users import make_user
-from tests.web.helpers import advance
 from tests.web_oog.helpers import program
 
 pytestmark = pytest.mark.django_db
-
-API = "/api/v1"
 
 
 def _schema_calls():
@@ -35,37 +37,10 @@ def _schema_calls():
     return [(m.upper(), p) for p, methods in paths.items() for m in methods]
 
 
-def _seat(game: Game, user) -> str:
-    return game.seats.get(user=user).seat_id
-
-
-def _mover(game: Game, users):
-    seat = engines.engine(game.kind).to_act(game.state)
-    return next(u for u in users if _seat(game, u) in seat)
-
-
-def _greedy(client: Client, game_id: int, salt: int = 0) -> tuple[int, dict]:
-    """What a bot would play, from the API's answers alone."""
-    seen = client.get(f"{API}/games/{game_id}").json()
-    legal = client.get(f"{API}/games/{game_id}/legal").json()
-    assert legal["version"] == seen["version"]
-    action = greedy_bot(seen["view"], legal["actions"], random.Random(f"{game_id}:{salt}"))
-    return seen["version"], action
-
-
-def post_action(client: Client, game_id: int, version: int, action) -> HttpResponse:
-    """POST one action at `version`, as a bot would: the answer, for the caller to check."""
-    return client.post(
-        f"{API}/games/{game_id}/actions",
-        {"version": version, "action": action},
-        content_type="application/json",
-    )
-
-
 def test_28_1_a_game_read_and_played_through_the_api(alice, bob):
     game = start_geared([alice, bob], target=1000)
     clients = {u.pk: api_client(token_for(u)) for u in (alice, bob)}
-    mover = _mover(game, [alice, bob])
+    mover = api_mover(game, [alice, bob])
     other = bob if mover == alice else alice
     mine = clients[mover.pk].get(f"{API}/games").json()
     assert [(g["id"], g["your_turn"]) for g in mine] == [(game.pk, True)]
@@ -76,9 +51,9 @@ def test_28_1_a_game_read_and_played_through_the_api(alice, bob):
     seen = answer.json()
     eng = engines.engine(game.kind)
     # The page's view for that seat, nothing more and nothing less.
-    assert seen["view"] == json.loads(json.dumps(eng.view(game.state, _seat(game, mover))))
-    assert seen["seat"] == _seat(game, mover) and seen["your_turn"] is True
-    version, action = _greedy(clients[mover.pk], game.pk)
+    assert seen["view"] == json.loads(json.dumps(eng.view(game.state, api_seat(game, mover))))
+    assert seen["seat"] == api_seat(game, mover) and seen["your_turn"] is True
+    version, action = api_greedy(clients[mover.pk], game.pk)
     answer = post_action(clients[mover.pk], game.pk, version, action)
     assert answer.status_code == 200, answer.content
     game.refresh_from_db()
@@ -90,10 +65,10 @@ def test_28_1_a_game_read_and_played_through_the_api(alice, bob):
 
 def test_28_1_refusals_as_json_with_their_status_and_nothing_changed(alice, bob, carol):
     game = start_geared([alice, bob], target=1000)
-    mover = _mover(game, [alice, bob])
+    mover = api_mover(game, [alice, bob])
     other = bob if mover == alice else alice
     you, them = api_client(token_for(mover)), api_client(token_for(other))
-    version, action = _greedy(you, game.pk)
+    version, action = api_greedy(you, game.pk)
     url = f"{API}/games/{game.pk}/actions"
     cases = [
         (them, {"version": version, "action": action}, 409, "turn"),
@@ -188,51 +163,14 @@ def test_28_1_get_game_has_a_fixed_query_count(alice, bob, django_assert_num_que
             with django_assert_num_queries(2):  # the token with its user; the game with its seats
                 assert client.get(f"{API}/games/{game.pk}").status_code == 200
         for _ in range(6):
-            mover = _mover(game, [alice, bob])
+            mover = api_mover(game, [alice, bob])
             moves.submit_action(
-                mover, game.pk, game.version, _greedy(api_client(token_for(mover)), game.pk)[1]
+                mover, game.pk, game.version, api_greedy(api_client(token_for(mover)), game.pk)[1]
             )
             game.refresh_from_db()
 
 
 # --- hidden information -------------------------------------------------------------------------
-
-
-def _card_ids(data) -> set[int]:
-    """Every Geared card an answer names: card objects, and the ids of `cards` lists."""
-    found: set[int] = set()
-    if isinstance(data, dict):
-        if data.get("kind") in ("part", "action") and isinstance(data.get("id"), int):
-            found.add(data["id"])
-        for key, value in data.items():
-            if key == "cards" and isinstance(value, list):
-                found |= {c for c in value if isinstance(c, int)}
-            found |= _card_ids(value)
-    elif isinstance(data, list):
-        for value in data:
-            found |= _card_ids(value)
-    return found
-
-
-def _assert_hides(text: str, game: Game, me: str | None, where: str) -> None:
-    state = game.state
-    assert str(game.seed) not in text, where
-    assert not re.search(r"\b(seed|rng)\b", text, re.I), where
-    if game.kind == "geared":
-        hidden = set(state["draw"])
-        for seat in state["seats"]:
-            if seat != me:
-                hidden |= set(state["hands"][seat])
-        shown = _card_ids(json.loads(text))
-        assert not shown & hidden, (where, sorted(shown & hidden))
-        if len(state["draw"]) > 1:
-            assert json.dumps(state["draw"])[1:-1] not in text, where  # the draw order
-    else:
-        for seat, mine in state["programs"].items():
-            if seat != me:
-                for entry in mine:
-                    assert json.dumps(entry) not in text, where
-        assert json.dumps(state["reserve"]) not in text, where
 
 
 def _every_answer(client: Client, game_id: int) -> dict[str, str]:
@@ -255,21 +193,21 @@ def test_28_1_no_api_answer_of_a_played_out_game_shows_what_is_hidden(alice, bob
     pile, not the draw order, not the seed."""
     game = start_geared([alice, bob], target=300, public=True)
     clients = {u.pk: api_client(token_for(u)) for u in (alice, bob, carol)}
-    viewers = [(alice, _seat(game, alice)), (bob, _seat(game, bob)), (carol, None)]
+    viewers = [(alice, api_seat(game, alice)), (bob, api_seat(game, bob)), (carol, None)]
     for step in range(400):
         game.refresh_from_db()
         if step % 7 == 0 or not game.is_active:
             for user, me in viewers:
                 for path, text in _every_answer(clients[user.pk], game.pk).items():
-                    _assert_hides(text, game, me, f"{user} {path} step {step}")
+                    assert_api_hides(text, game, me, f"{user} {path} step {step}")
         if not game.is_active:
             break
-        mover = _mover(game, [alice, bob])
-        version, action = _greedy(clients[mover.pk], game.pk, step)
+        mover = api_mover(game, [alice, bob])
+        version, action = api_greedy(clients[mover.pk], game.pk, step)
         answer = post_action(clients[mover.pk], game.pk, version, action)
         assert answer.status_code == 200, answer.content
         game.refresh_from_db()
-        _assert_hides(answer.content.decode(), game, _seat(game, mover), f"move {step}")
+        assert_api_hides(answer.content.decode(), game, api_seat(game, mover), f"move {step}")
     assert game.status == "finished"
 
 
@@ -281,12 +219,12 @@ def test_28_1_an_unrevealed_program_stays_hidden_from_the_api(alice, bob, carol)
     assert answer.status_code == 200, answer.content
     assert (
         answer.json()["view"]["my_program"]
-        == oog_engine.view(Game.objects.get(pk=game.pk).state, _seat(game, alice))["my_program"]
+        == oog_engine.view(Game.objects.get(pk=game.pk).state, api_seat(game, alice))["my_program"]
     )
     game.refresh_from_db()
-    for user, me in ((bob, _seat(game, bob)), (carol, None)):
+    for user, me in ((bob, api_seat(game, bob)), (carol, None)):
         for path, text in _every_answer(api_client(token_for(user)), game.pk).items():
-            _assert_hides(text, game, me, f"{user} {path}")
+            assert_api_hides(text, game, me, f"{user} {path}")
             if not path.endswith("/legal"):  # bob's own choices name traps too
                 assert "trap" not in text.lower(), path
 

@@ -8,12 +8,11 @@ from __future__ import annotations
 import pytest
 
 from games.models import ChatMessage, Game
-from tests.api.conftest import api_client, token_for
+from tests.support.api import API, api_client, token_for
 from tests.support.games import start_geared
 
 pytestmark = pytest.mark.django_db
 
-API = "/api/v1"
 MULTIPART = b'--b\r\nContent-Disposition: form-data; name="text"\r\n\r\nhello\r\n--b--\r\n'
 
 

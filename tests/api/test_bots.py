@@ -37,15 +37,14 @@ from games.models import (
 )
 from games.notifications import push as webpush
 from games.notifications import queueing as notifications
-from tests.api.conftest import api_client, token_for
+from tests.support.api import API, api_client, token_for
 from tests.support.games import client_for, start_geared
+from tests.support.pages import count_queries, text
 from tests.support.users import PASSWORD, make_user
-from tests.web.helpers import payloads, post_move, text
-from tests.web.test_queries import count_queries
+from tests.web.helpers import payloads, post_move
 
 pytestmark = pytest.mark.django_db
 
-API = "/api/v1"
 BOT_URL = "/accounts/profile/bot/"
 CSRF = "a" * 32  # a well-formed secret, in the cookie and the form
 

@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from tests.api.conftest import token_for
 from tests.support import gunicorn
+from tests.support.api import token_for
 from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -23,7 +23,7 @@ from schemathesis.specs.openapi.checks import (
 
 from config.wsgi import application
 from games.models import Game, Move
-from tests.api.conftest import token_for
+from tests.support.api import token_for
 from tests.support.games import start_geared
 
 pytestmark = pytest.mark.django_db

@@ -15,7 +15,7 @@ from django.utils import timezone
 from accounts import tokens
 from accounts.models import ApiToken
 from games.api import streams as api_stream
-from tests.api.conftest import api_client, token_for
+from tests.support.api import api_client, token_for
 from tests.support.games import client_for
 
 pytestmark = pytest.mark.django_db

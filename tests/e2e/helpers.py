@@ -10,8 +10,11 @@ from pathlib import Path
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.urls import reverse
+from playwright.sync_api import expect
 
-from tests.support.games import client_for
+from games.actions import moves
+from games.models import ModerationAction
+from tests.support.games import advance, client_for, greedy_program, start_geared, start_oog
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_FLAGS = [
@@ -190,3 +193,48 @@ def give_cards(game_id: int, wanted: dict[str, list]) -> None:
         game.state = state
         game.version += 1
         game.save(update_fields=["state", "version"])
+
+
+def geared_mid_game(alice, bob, carol):
+    game = advance(start_geared([alice, bob], target=1000), 6)
+    # Seen once (1 run in 5, not reproduced in 140 deals alone): the game no longer active
+    # after six greedy moves. Say everything about it if it happens again.
+    assert game.is_active and game.state["turn_number"] > 1, (
+        game.status,
+        game.finished,
+        game.result,
+        game.state["scores"],
+        game.state["target"],
+        [e["type"] for e in game.state["events"][-8:]],
+        list(ModerationAction.objects.filter(game=game).values_list("action", "reason")),
+    )
+    return game
+
+
+def outofgears_mid_game(alice, bob, carol):
+    """Turn 1 programmed greedily and resolved (tasks run eagerly here): a story to show."""
+    game = start_oog([alice, bob, carol])
+    for seat in game.seats.select_related("user"):
+        game.refresh_from_db()
+        moves.submit_action(seat.user, game.pk, game.turn_version, greedy_program(game, seat))
+    game.refresh_from_db()
+    assert game.is_active and game.turn == 2
+    return game
+
+
+def program_by_tapping(page, action: str, pick_number) -> str:
+    """Tap an action card and a number card of my (only) robot; the sentence it means."""
+    form = page.locator("#game form.program-form")
+    robot = int(form.locator("fieldset.program legend .robot-badge").inner_text())
+    form.locator(f"label.pcard.action-{action}").click()
+    numbers = form.locator(".number-cards label.pcard")
+    values = [int(v) for v in numbers.locator("input").evaluate_all("l => l.map(i => i.value)")]
+    number = pick_number(robot, values)
+    numbers.nth(values.index(number)).click()
+    expect(form.locator(f"input[name=robot-{robot}-action][value={action}]")).to_be_checked()
+    expect(form.locator(f"input[name=robot-{robot}-number][value='{number}']")).to_be_checked()
+    form.get_by_role("button", name="Submit my program").click()
+    if action == "attack":
+        assert number == robot, "this helper words only Defend"
+        return "Defend"
+    return f"{action.capitalize()} junkyard {number}"

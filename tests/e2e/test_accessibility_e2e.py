@@ -6,43 +6,27 @@ test-artifacts/screenshots/."""
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import pytest
 from django.urls import reverse
 from playwright.sync_api import expect
 
-from tests.e2e.helpers import DESKTOP, PHONE, give_cards, log_in, shoot
-from tests.e2e.test_screens_e2e import geared_mid_game, outofgears_mid_game
+from tests.e2e.helpers import (
+    DESKTOP,
+    PHONE,
+    geared_mid_game,
+    give_cards,
+    log_in,
+    outofgears_mid_game,
+    shoot,
+)
+from tests.support.browser import axe_problems
+from tests.support.games import advance, seat_to_act
 from tests.support.users import PASSWORD
-from tests.web.helpers import advance, seat_to_act
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
-AXE = Path(__file__).resolve().parent / "assets" / "axe.min.js"
-SERIOUS = ("critical", "serious")
 
-
-def axe_problems(page) -> list[str]:
-    """The critical and serious violations axe finds on the page as it is, one line each.
-    axe is evaluated through the DevTools protocol: a <script> tag would break the page's CSP."""
-    if not page.evaluate("() => typeof window.axe === 'object'"):
-        page.evaluate(AXE.read_text(encoding="utf-8"))
-    # The page as it settles, not mid-fade: a fading text's colour is half its own (a replay
-    # step's fade-in read as a contrast failure once). Finite animations only: a spinner runs on.
-    page.wait_for_function(
-        """() => document.getAnimations().every(a => a.playState !== "running"
-            || a.effect.getComputedTiming().iterations === Infinity)"""
-    )
-    violations = page.evaluate("async () => (await axe.run(document)).violations")
-    return [
-        f"{v['impact']}: {v['id']} ({v['help']}) at "
-        + "; ".join(" ".join(n["target"]) for n in v["nodes"][:5])
-        for v in violations
-        if v["impact"] in SERIOUS
-    ]
-
-
+@pytest.mark.long
 def test_the_main_pages_have_no_serious_accessibility_problem(
     live_server, new_page, problems, screenshot_dir, alice, bob, carol
 ):

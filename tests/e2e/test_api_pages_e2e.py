@@ -13,7 +13,7 @@ from games.actions import tables
 from games.api.calls import api
 from games.models import Kind
 from tests.e2e.helpers import DESKTOP, PHONE, log_in, shoot
-from tests.e2e.test_accessibility_e2e import axe_problems
+from tests.support.browser import axe_problems
 from tests.support.users import PASSWORD, make_user
 
 SCHEMA_PATHS_CALLS = [

@@ -13,11 +13,10 @@ import pytest
 from playwright.sync_api import expect
 
 from accounts.models import PushSubscription
-from tests.e2e.helpers import PHONE, WAIT_MS, log_in
-from tests.e2e.test_outofgears_e2e import program_by_tapping
-from tests.notify.helpers import play_turn, seat_to_act
+from tests.e2e.helpers import PHONE, WAIT_MS, log_in, program_by_tapping
+from tests.notify.helpers import play_turn
 from tests.push.service import PushService, b64url, vapid_pair
-from tests.support.games import start_geared, start_oog
+from tests.support.games import seat_to_act, start_geared, start_oog
 from tests.support.users import PASSWORD
 from tests.support.waiting import wait_for
 

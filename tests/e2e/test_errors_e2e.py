@@ -11,9 +11,8 @@ from playwright.sync_api import expect
 from games.actions import tables
 from games.models import Game, Invitation, Kind, Move
 from tests.e2e.helpers import assert_not_reloaded, log_in, mark_page
-from tests.support.games import start_geared
+from tests.support.games import seat_to_act, start_geared
 from tests.support.users import PASSWORD
-from tests.web.helpers import seat_to_act
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -13,9 +13,8 @@ from games.actions.moves import submit_action
 from games.engines.geared import engine
 from games.models import Game, Move
 from tests.e2e.helpers import assert_not_reloaded, give_cards, log_in, mark_page
-from tests.support.games import start_geared
+from tests.support.games import seat_to_act, start_geared
 from tests.support.users import PASSWORD
-from tests.web.helpers import seat_to_act
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -17,10 +17,9 @@ from games.engines.geared.cards import LEVEL
 from games.live import cache as live
 from games.models import Game, Seat
 from tests.e2e.helpers import DESKTOP, PHONE, log_in
-from tests.e2e.test_accessibility_e2e import axe_problems
-from tests.support.games import start_geared
+from tests.support.browser import axe_problems
+from tests.support.games import advance, start_geared
 from tests.support.users import PASSWORD, make_user
-from tests.web.helpers import advance
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -17,9 +17,8 @@ from games.actions import moderation, tables, time_off
 from games.models import Game, Status
 from tests import streams
 from tests.e2e.helpers import DESKTOP, WAIT_MS, assert_not_reloaded, log_in, mark_page
-from tests.support.games import start_geared
+from tests.support.games import advance, seat_to_act, start_geared
 from tests.support.users import PASSWORD, make_user
-from tests.web.helpers import advance, seat_to_act
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -22,10 +22,16 @@ from games import effects, engines
 from games.actions import moves
 from games.models import Status
 from tests.e2e.helpers import DESKTOP, WAIT_MS, log_in
-from tests.support.games import client_for, start_geared, start_oog
+from tests.support.games import (
+    client_for,
+    greedy_choice,
+    greedy_program,
+    seat_of,
+    start_geared,
+    start_oog,
+)
 from tests.support.users import PASSWORD
-from tests.web.helpers import greedy_choice, selection_for
-from tests.web_oog.helpers import greedy_program, seat_of
+from tests.web.helpers import selection_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

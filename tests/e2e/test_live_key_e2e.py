@@ -9,9 +9,8 @@ from playwright.sync_api import expect
 
 from games.live import cache as live
 from tests.e2e.helpers import DESKTOP, assert_not_reloaded, log_in, mark_page
-from tests.support.games import start_geared
+from tests.support.games import advance, start_geared
 from tests.support.users import PASSWORD
-from tests.web.helpers import advance
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -10,10 +10,8 @@ from playwright.sync_api import expect
 
 from games.actions import moves
 from tests.e2e.helpers import DESKTOP, PHONE, assert_not_reloaded, log_in, mark_page, shoot
-from tests.support.games import start_geared, start_oog
+from tests.support.games import advance, greedy_program, seat_to_act, start_geared, start_oog
 from tests.support.users import PASSWORD
-from tests.web.helpers import advance, seat_to_act
-from tests.web_oog.helpers import greedy_program
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

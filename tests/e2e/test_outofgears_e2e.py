@@ -10,29 +10,11 @@ import pytest
 from playwright.sync_api import expect
 
 from games.models import Game, Move, Status
-from tests.e2e.helpers import WAIT_MS, assert_not_reloaded, log_in, mark_page
+from tests.e2e.helpers import WAIT_MS, assert_not_reloaded, log_in, mark_page, program_by_tapping
 from tests.support.users import PASSWORD
 
 # The worker and the live server read committed rows from their own connections.
 pytestmark = [pytest.mark.e2e, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
-
-
-def program_by_tapping(page, action: str, pick_number) -> str:
-    """Tap an action card and a number card of my (only) robot; the sentence it means."""
-    form = page.locator("#game form.program-form")
-    robot = int(form.locator("fieldset.program legend .robot-badge").inner_text())
-    form.locator(f"label.pcard.action-{action}").click()
-    numbers = form.locator(".number-cards label.pcard")
-    values = [int(v) for v in numbers.locator("input").evaluate_all("l => l.map(i => i.value)")]
-    number = pick_number(robot, values)
-    numbers.nth(values.index(number)).click()
-    expect(form.locator(f"input[name=robot-{robot}-action][value={action}]")).to_be_checked()
-    expect(form.locator(f"input[name=robot-{robot}-number][value='{number}']")).to_be_checked()
-    form.get_by_role("button", name="Submit my program").click()
-    if action == "attack":
-        assert number == robot, "this helper words only Defend"
-        return "Defend"
-    return f"{action.capitalize()} junkyard {number}"
 
 
 def test_three_friends_program_by_tapping_and_all_see_the_resolved_turn_live(

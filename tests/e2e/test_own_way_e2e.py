@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 from games.actions import moderation
 from games.models import ChatMessage
 from tests.e2e.helpers import DESKTOP, PHONE, log_in, shoot
-from tests.e2e.test_accessibility_e2e import axe_problems
+from tests.support.browser import axe_problems
 from tests.support.games import start_geared
 from tests.support.users import PASSWORD, make_user
 
@@ -25,6 +25,7 @@ SIZES = (("390", PHONE), ("1280", DESKTOP))
 MISSING = "/games/987654/"
 
 
+@pytest.mark.long
 def test_issue_27_7_8_11_walk(
     live_server, new_page, problems, screenshot_dir, django_user_model, alice, bob, carol
 ):

@@ -10,10 +10,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.helpers import DESKTOP, PHONE, log_in, shoot
-from tests.e2e.test_accessibility_e2e import axe_problems
-from tests.support.games import start_geared
+from tests.support.browser import axe_problems
+from tests.support.games import advance, start_geared
 from tests.support.users import PASSWORD
-from tests.web.helpers import advance
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

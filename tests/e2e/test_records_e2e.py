@@ -10,9 +10,8 @@ from playwright.sync_api import expect
 
 from games.models import Game, Move
 from tests.e2e.helpers import DESKTOP, PHONE, log_in, shoot
-from tests.support.games import start_geared
+from tests.support.games import advance, start_geared
 from tests.support.users import PASSWORD
-from tests.web.helpers import advance
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

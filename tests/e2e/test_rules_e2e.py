@@ -11,7 +11,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.e2e.helpers import DESKTOP, PHONE, shoot
-from tests.e2e.test_accessibility_e2e import axe_problems
+from tests.support.browser import axe_problems
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -7,43 +7,14 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from games.actions import moves
 from games.engines.geared import engine
-from games.models import ModerationAction, Move
-from tests.e2e.helpers import DESKTOP, PHONE, log_in
-from tests.support.games import start_geared, start_oog
+from games.models import Move
+from tests.e2e.helpers import DESKTOP, PHONE, geared_mid_game, log_in, outofgears_mid_game
+from tests.support.games import seat_to_act
 from tests.support.users import PASSWORD
-from tests.web.helpers import advance, seat_to_act, selection_for
-from tests.web_oog.helpers import greedy_program
+from tests.web.helpers import selection_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
-
-
-def geared_mid_game(alice, bob, carol):
-    game = advance(start_geared([alice, bob], target=1000), 6)
-    # Seen once (1 run in 5, not reproduced in 140 deals alone): the game no longer active
-    # after six greedy moves. Say everything about it if it happens again.
-    assert game.is_active and game.state["turn_number"] > 1, (
-        game.status,
-        game.finished,
-        game.result,
-        game.state["scores"],
-        game.state["target"],
-        [e["type"] for e in game.state["events"][-8:]],
-        list(ModerationAction.objects.filter(game=game).values_list("action", "reason")),
-    )
-    return game
-
-
-def outofgears_mid_game(alice, bob, carol):
-    """Turn 1 programmed greedily and resolved (tasks run eagerly here): a story to show."""
-    game = start_oog([alice, bob, carol])
-    for seat in game.seats.select_related("user"):
-        game.refresh_from_db()
-        moves.submit_action(seat.user, game.pk, game.turn_version, greedy_program(game, seat))
-    game.refresh_from_db()
-    assert game.is_active and game.turn == 2
-    return game
 
 
 @pytest.mark.parametrize(
@@ -83,7 +54,7 @@ def test_geared_preview_at_phone_and_desktop_sizes(
     action = max(
         plays, key=lambda a: (sum(isinstance(b, int) for b in a["builds"]), len(a["cards"]))
     )
-    played = Move.objects.filter(game=game).count()
+    moves = Move.objects.filter(game=game).count()
     page = new_page(seat.user.username)
     log_in(page, live_server, seat.user.username, PASSWORD)
     for size_name, size in (("phone", PHONE), ("desktop", DESKTOP)):
@@ -103,5 +74,5 @@ def test_geared_preview_at_phone_and_desktop_sizes(
             "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
         )
         assert overflow <= 0, f"the preview at {size_name} size scrolls sideways by {overflow} px"
-    assert Move.objects.filter(game=game).count() == played, "a preview plays nothing"
+    assert Move.objects.filter(game=game).count() == moves, "a preview plays nothing"
     problems.assert_none()

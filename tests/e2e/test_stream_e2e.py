@@ -10,9 +10,8 @@ from playwright.sync_api import expect
 
 from tests import streams
 from tests.e2e.helpers import DESKTOP, WAIT_MS, assert_not_reloaded, log_in, mark_page
-from tests.support.games import client_for, start_geared
+from tests.support.games import advance, client_for, start_geared
 from tests.support.users import PASSWORD
-from tests.web.helpers import advance
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

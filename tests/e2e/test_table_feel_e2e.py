@@ -13,13 +13,18 @@ from playwright.sync_api import expect
 
 from games.actions import moves, tables
 from games.models import Move
-from tests.e2e.helpers import DESKTOP, PHONE, assert_not_reloaded, log_in, mark_page, shoot
-from tests.e2e.test_accessibility_e2e import axe_problems
-from tests.e2e.test_outofgears_e2e import program_by_tapping
-from tests.support.games import start_geared, start_oog
+from tests.e2e.helpers import (
+    DESKTOP,
+    PHONE,
+    assert_not_reloaded,
+    log_in,
+    mark_page,
+    program_by_tapping,
+    shoot,
+)
+from tests.support.browser import axe_problems
+from tests.support.games import advance, greedy_program, start_geared, start_oog
 from tests.support.users import PASSWORD
-from tests.web.helpers import advance
-from tests.web_oog.helpers import greedy_program
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -11,9 +11,8 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests.e2e.helpers import DESKTOP, PHONE, log_in, shoot
-from tests.support.games import start_geared
+from tests.support.games import seat_to_act, start_geared
 from tests.support.users import PASSWORD
-from tests.web.helpers import seat_to_act
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

@@ -18,10 +18,17 @@ from django.utils import timezone
 from config.celery import app as celery_app
 from games.actions import moves, tables
 from games.models import Game, Invitation, Move, Notification
-from tests.notify.helpers import end_turn_choice, seat_of, seat_to_act
-from tests.support.games import client_for, start_geared, start_oog
+from tests.notify.helpers import end_turn_choice
+from tests.support.games import (
+    client_for,
+    greedy_program,
+    seat_of,
+    seat_to_act,
+    start_geared,
+    start_oog,
+)
 from tests.support.waiting import wait_for
-from tests.web_oog.helpers import greedy_program, post_program
+from tests.web_oog.helpers import post_program
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

@@ -12,11 +12,11 @@ from django.urls import reverse
 
 from accounts.models import PushSubscription
 from games.models import Notification, Push
-from tests.notify.helpers import end_turn_choice, seat_to_act
-from tests.push.conftest import VAPID_PRIVATE, VAPID_PUBLIC
+from tests.notify.helpers import end_turn_choice
 from tests.push.helpers import subscribe
 from tests.push.service import Device, PushService, Trap
-from tests.support.games import client_for, start_geared
+from tests.support.games import client_for, seat_to_act, start_geared
+from tests.support.push import VAPID_PRIVATE, VAPID_PUBLIC
 from tests.support.waiting import wait_for
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]

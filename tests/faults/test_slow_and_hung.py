@@ -19,8 +19,8 @@ from config.celery import app as celery_app
 from games.actions import moderation, moves, tables
 from games.models import Game, Move, Notification, Status
 from games.notifications import outbox
-from tests.faults.conftest import TIME_LIMIT, reset_publisher
 from tests.notify.helpers import submit_program
+from tests.support.faults import TIME_LIMIT, reset_publisher
 from tests.support.games import client_for, start_oog
 from tests.support.users import make_user
 from tests.support.waiting import wait_for
@@ -197,11 +197,11 @@ def test_a_hung_broker_during_a_start_the_request_answers_and_the_sweep_does_the
 
     stack.worker()
     stack.beat()
-    played = Move.objects.filter(game=game).count()
+    moves = Move.objects.filter(game=game).count()
     wait_for(
         lambda: (
             Game.objects.get(pk=game.pk).due_since is None
-            and Move.objects.filter(game=game).count() >= played + 2
+            and Move.objects.filter(game=game).count() >= moves + 2
         ),
         seconds=BOUND,
         what=lambda: f"the bots to play after the broker answered again\n{stack.logs()}",

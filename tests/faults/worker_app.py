@@ -8,7 +8,7 @@ server's answer and the commit of SENT. Production code has no hook.
 Every process also writes what a test waits on instead of sleeping: "sweep-queueing" when the
 beat is about to publish a sweep (also when the broker is down and the publish fails),
 "sweep-done" when a worker has run one, and "task-queued <id> <name>" / "task-ran <id>" for every
-other task published and run (tests/faults/conftest.py: Stack.pending, wait_settled, wait_idle)."""
+other task published and run (tests/support/faults.py: Stack.pending, wait_settled, wait_idle)."""
 
 import os
 import time

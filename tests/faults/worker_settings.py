@@ -1,6 +1,6 @@
 """Settings of the worker, beat and web processes that the fault tests start as real
 processes: the test settings, pointed by the environment at the test's own database, broker,
-queue and SMTP server (tests/faults/conftest.py)."""
+queue and SMTP server (tests/support/faults.py)."""
 
 import os
 

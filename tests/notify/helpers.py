@@ -12,24 +12,9 @@ from games.engines.geared import engine as geared
 from games.engines.geared.bots import greedy_bot
 from games.engines.outofgears.bots import greedy_bot as oog_greedy_bot
 from games.models import Game, Notification, Seat
+from tests.support.games import seat_of, seat_to_act
 
 Note = Notification.Kind
-
-
-def seat_to_act(game: Game) -> Seat:
-    """Geared: the seat whose turn it is."""
-    game.refresh_from_db()
-    return game.seats.select_related("user").get(position=int(geared.current_seat(game.state)))
-
-
-def seat_of(game: Game, user) -> Seat:
-    return game.seats.select_related("user").get(user=user)
-
-
-def greedy_choice(game: Game, seat: Seat) -> dict:
-    view = geared.view(game.state, seat.seat_id)
-    legal = geared.legal_actions(game.state, seat.seat_id)
-    return greedy_bot(view, legal, random.Random(f"{game.pk}:{game.version}"))
 
 
 def end_turn_choice(game: Game, seat: Seat) -> dict:

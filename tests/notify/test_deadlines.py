@@ -11,27 +11,14 @@ from django.utils import timezone
 from games import tasks
 from games.actions import deadlines
 from games.models import Game, Move
-from tests.notify.helpers import Note, notes, recipients, seat_of, seat_to_act, submit_program
-from tests.support.games import start_geared, start_oog
+from tests.notify.helpers import Note, recipients, submit_program
+from tests.support.games import seat_of, seat_to_act, snapshot, start_geared, start_oog
 from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 DAY = 86400
 SECOND = timedelta(seconds=1)
-
-
-def snapshot(game: Game) -> tuple:
-    game.refresh_from_db()
-    return (
-        game.version,
-        game.turn,
-        game.move_count,
-        game.deadline,
-        Move.objects.filter(game=game).count(),
-        notes(game).count(),
-        sorted(game.seats.values_list("missed_deadlines", flat=True)),
-    )
 
 
 def test_geared_nothing_happens_before_the_deadline(mailoutbox, alice, bob):

@@ -13,8 +13,8 @@ from django.urls import reverse
 from games.models import Digest, Notification
 from games.notifications import digest as digests
 from games.notifications import outbox
-from tests.notify.helpers import play_turn, seat_to_act
-from tests.support.games import start_geared, start_oog
+from tests.notify.helpers import play_turn
+from tests.support.games import seat_to_act, start_geared, start_oog
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -18,9 +18,9 @@ from games.actions import deadlines, moves
 from games.models import Game, Invitation, ModerationAction, Move, Notification, Status
 from games.notifications import outbox
 from games.reads import due
-from tests.notify.helpers import end_turn_choice, oog_program, seat_of, seat_to_act
+from tests.notify.helpers import end_turn_choice, oog_program
 from tests.smtp import free_port
-from tests.support.games import client_for, start_geared, start_oog
+from tests.support.games import client_for, seat_of, seat_to_act, start_geared, start_oog
 from tests.web_oog.helpers import post_program
 
 pytestmark = pytest.mark.django_db

@@ -12,8 +12,8 @@ from games import tasks
 from games.actions import deadlines
 from games.models import Game
 from games.reads import due
-from tests.notify.helpers import Note, notes, play_turn, recipients, seat_to_act, submit_program
-from tests.support.games import start_geared, start_oog
+from tests.notify.helpers import Note, notes, play_turn, recipients, submit_program
+from tests.support.games import seat_to_act, start_geared, start_oog
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

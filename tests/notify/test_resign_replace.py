@@ -12,16 +12,8 @@ from django.urls import reverse
 from games import errors
 from games.actions import deadlines
 from games.models import Game, Move, Seat, Status
-from tests.notify.helpers import (
-    Note,
-    notes,
-    play_turn,
-    recipients,
-    seat_of,
-    seat_to_act,
-    submit_program,
-)
-from tests.support.games import client_for, start_geared, start_oog
+from tests.notify.helpers import Note, notes, play_turn, recipients, submit_program
+from tests.support.games import client_for, seat_of, seat_to_act, snapshot, start_geared, start_oog
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -154,12 +146,6 @@ def test_resigning_out_of_gears_the_bot_programs_and_the_turn_resolves(mailoutbo
     game.refresh_from_db()
     assert game.turn == 2
     assert recipients(game, Note.PLAYER_REPLACED) == ["alice"]
-
-
-def snapshot(game: Game) -> tuple:
-    game.refresh_from_db()
-    seats = list(game.seats.values_list("user_id", "bot", "replaced_user_id"))
-    return (game.version, game.status, game.move_count, seats, notes(game).count())
 
 
 def test_resigning_a_finished_game_is_refused_and_changes_nothing(mailoutbox, alice, bob):

@@ -8,21 +8,14 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from games import engines, errors, tasks
+from games import errors, tasks
 from games.actions import deadlines, moves
+from games.actions import tables as services
 from games.models import Game, Notification, Status
 from games.notifications import email
 from games.notifications import queueing as notifications
-from tests.notify.helpers import (
-    Note,
-    end_turn_choice,
-    notes,
-    play_turn,
-    recipients,
-    seat_of,
-    seat_to_act,
-)
-from tests.support.games import start_geared, start_oog
+from tests.notify.helpers import Note, end_turn_choice, notes, play_turn, recipients
+from tests.support.games import seat_of, seat_to_act, start_geared, start_oog
 
 # On-commit hooks must run (that is when e-mails are queued): real transactions.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -148,7 +141,7 @@ def test_a_rearrangement_that_does_not_end_the_turn_mails_nobody(mailoutbox, ali
         if not game.is_active:
             break
         seat = seat_to_act(game)
-        legal = engines.engine("geared").legal_actions(game.state, seat.seat_id)
+        legal = services.engines.engine("geared").legal_actions(game.state, seat.seat_id)
         rearrange = next((a for a in legal if a["type"] == "rearrange"), None)
         if rearrange:
             break

@@ -19,8 +19,8 @@ from django.utils import timezone
 from games import tasks
 from games.models import Game, Move, Notification
 from games.notifications import outbox
-from tests.notify.helpers import end_turn_choice, notes, play_turn, seat_to_act
-from tests.support.games import client_for, start_geared
+from tests.notify.helpers import end_turn_choice, notes, play_turn
+from tests.support.games import client_for, seat_to_act, start_geared
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -19,12 +19,11 @@ from tests.notify.helpers import (
     end_turn_choice,
     html_part,
     notes,
-    seat_to_act,
     submit_program,
     text_part,
     unsubscribe_url,
 )
-from tests.support.games import client_for, start_geared, start_oog
+from tests.support.games import client_for, seat_to_act, start_geared, start_oog
 from tests.support.waiting import wait_for
 
 # The worker reads committed rows through its own connection: no test-wrapping transaction.

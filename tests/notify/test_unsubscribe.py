@@ -18,8 +18,8 @@ from games.actions import deadlines
 from games.models import Game, Notification, Status
 from games.notifications import queueing as notifications
 from games.notifications import unsubscribe
-from tests.notify.helpers import play_turn, seat_to_act, unsubscribe_url
-from tests.support.games import start_geared
+from tests.notify.helpers import play_turn, unsubscribe_url
+from tests.support.games import seat_to_act, start_geared
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -15,10 +15,11 @@ from accounts import vacation as allowance
 from games import vacation
 from games.actions import deadlines, moderation, time_off
 from games.models import Game, ModerationAction, Move, Notification, Outgoing
+from games.notifications import digest as digests
 from games.notifications import outbox
 from games.reads import due
-from tests.notify.helpers import Note, notes, play_turn, seat_of, seat_to_act, submit_program
-from tests.support.games import start_geared, start_oog
+from tests.notify.helpers import Note, notes, play_turn, submit_program
+from tests.support.games import seat_of, seat_to_act, start_geared, start_oog
 from tests.support.users import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -279,6 +280,6 @@ def test_no_daily_digest_while_away(mailoutbox, alice, bob):
     start_geared([alice, bob], turn_seconds=DAY, target=2000)
     away(bob)
     digest = Digest.objects.create(user=bob, day=timezone.localdate())
-    assert digest.deliver_digest(digest.pk) is False
+    assert digests.deliver_digest(digest.pk) is False
     digest.refresh_from_db()
     assert digest.state == State.SKIPPED and to(mailoutbox, bob) == []

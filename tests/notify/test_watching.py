@@ -12,9 +12,9 @@ from django.utils import timezone
 
 from games.actions import deadlines, watching
 from games.models import Notification, Seat
-from tests.notify.helpers import Note, notes, play_turn, seat_to_act
+from tests.notify.helpers import Note, notes, play_turn
 from tests.notify.helpers import submit_program as program
-from tests.support.games import client_for, start_geared, start_oog
+from tests.support.games import client_for, seat_to_act, start_geared, start_oog
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

@@ -5,9 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from tests.push.service import PushService, Trap, vapid_pair
-
-VAPID_PUBLIC, VAPID_PRIVATE = vapid_pair()
+from tests.push.service import PushService, Trap
+from tests.support.push import VAPID_PRIVATE, VAPID_PUBLIC
 
 
 @pytest.fixture

@@ -19,10 +19,9 @@ from games import vacation
 from games.actions import tables, time_off
 from games.models import Kind, Notification, Push, Seat, Status
 from games.notifications import outbox
-from tests.notify.helpers import Note, notes, play_turn, seat_to_act, submit_program
+from tests.notify.helpers import Note, notes, play_turn, submit_program
 from tests.push.helpers import subscribe
-from tests.support.games import client_for, start_geared, start_oog
-from tests.web.helpers import advance
+from tests.support.games import advance, client_for, seat_to_act, start_geared, start_oog
 
 pytestmark = pytest.mark.django_db
 

@@ -15,10 +15,10 @@ from urllib3.util import parse_url
 from accounts.models import PushSubscription
 from accounts.push import PushError, push_url
 from games.models import Notification, Push
-from tests.notify.helpers import play_turn, seat_to_act
+from tests.notify.helpers import play_turn
 from tests.push.helpers import subscribe
 from tests.push.service import Device, Trap
-from tests.support.games import start_geared
+from tests.support.games import seat_to_act, start_geared
 
 pytestmark = pytest.mark.django_db
 

@@ -13,9 +13,9 @@ from django.urls import reverse
 
 from games.models import Notification, Push
 from games.notifications import outbox
-from tests.notify.helpers import end_turn_choice, seat_to_act
+from tests.notify.helpers import end_turn_choice
 from tests.push.helpers import subscribe
-from tests.support.games import client_for, start_geared
+from tests.support.games import client_for, seat_to_act, start_geared
 from tests.support.waiting import wait_for
 
 # The worker reads committed rows through its own connection: no test-wrapping transaction.

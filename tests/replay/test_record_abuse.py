@@ -21,8 +21,7 @@ from games.actions import tables
 from games.engines.geared import engine as geared
 from games.models import Game, Move
 from games.reads import records, replay, seating
-from tests.replay.test_records import finished_oog
-from tests.replay.test_replay import finished_geared
+from tests.support.games import finished_geared, finished_oog
 
 pytestmark = pytest.mark.django_db
 

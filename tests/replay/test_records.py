@@ -12,34 +12,12 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 from django.urls import reverse
 
 from games import engines
-from games.actions import moves, tables
+from games.actions import tables
 from games.models import Game, Move, Status
 from games.reads import records
-from tests.replay.test_replay import finished_geared
+from tests.support.games import finished_geared, finished_oog
 
 pytestmark = pytest.mark.django_db
-
-
-def finished_oog(alice) -> Game:
-    """Out of Gears, alice against two greedy bots. Tasks queued on commit do not run inside a
-    test's transaction, so the bots and the resolutions are driven as the outbox sweep does."""
-    game = tables.create_game(
-        alice,
-        tables.NewGame(kind="outofgears", seat_count=3, bots=("greedy", "greedy")),
-    )
-    tables.start_game(alice, game.pk)
-    for n in range(500):
-        moves.catch_up(game.pk)
-        game.refresh_from_db()
-        if game.status != Status.ACTIVE:
-            break
-        seat = game.seats.get(user=alice)
-        if seat.seat_id in engines.seats_to_act(game.kind, game.state):
-            action = engines.bot_action(game.kind, "greedy", game.state, seat.seat_id, str(n))
-            moves.submit_action(alice, game.pk, game.version, action)
-    game.refresh_from_db()
-    assert game.status == Status.FINISHED
-    return game
 
 
 def download(client, game, **query) -> dict:

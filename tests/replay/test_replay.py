@@ -5,35 +5,11 @@ from django.urls import reverse
 
 from games import engines
 from games.actions import moves, tables
-from games.engines.geared.bots import greedy_bot
-from games.models import Game, Move, Seat, Status
+from games.models import Move, Seat, Status
 from games.reads.replay import moves_of, replay
+from tests.support.games import finished_geared
 
 pytestmark = pytest.mark.django_db
-
-
-def finished_geared(alice, bob, *, target: int = 300) -> Game:
-    game = tables.create_game(
-        alice, tables.NewGame(kind="geared", seat_count=2, target=target, public=False)
-    )
-    tables.join_game(bob, game.pk, token=game.join_token)
-    tables.start_game(alice, game.pk)
-    eng = engines.engine("geared")
-    users = {alice.pk: alice, bob.pk: bob}
-    import random
-
-    rng = random.Random(7)
-    for _ in range(2000):
-        game.refresh_from_db()
-        if game.status != Status.ACTIVE:
-            break
-        seat = Seat.objects.get(game=game, position=int(eng.current_seat(game.state)))
-        view = eng.view(game.state, seat.seat_id)
-        action = greedy_bot(view, eng.legal_actions(game.state, seat.seat_id), rng)
-        moves.submit_action(users[seat.user_id], game.pk, game.version, action)
-    game.refresh_from_db()
-    assert game.status == Status.FINISHED
-    return game
 
 
 def test_replaying_every_move_gives_the_stored_state(alice, bob):

@@ -10,7 +10,7 @@ from django.urls import reverse
 from games.models import Move, Seat
 from games.reads.replay import moves_of, replay
 from games.views.records import _jumps
-from tests.replay.test_replay import finished_geared
+from tests.support.games import finished_geared
 from tests.web.helpers import data_cards
 
 pytestmark = pytest.mark.django_db

@@ -14,14 +14,21 @@ from django.utils import timezone
 from accounts import tokens
 from accounts.models import ApiToken
 from games import engines
-from tests.api.conftest import api_client, token_for
-from tests.api.test_api import _assert_hides, _greedy, _mover, _seat, post_action
+from tests.support.api import (
+    API,
+    api_client,
+    api_greedy,
+    api_mover,
+    api_seat,
+    assert_api_hides,
+    post_action,
+    token_for,
+)
 from tests.support.games import client_for, start_geared, start_oog
 from tests.web_oog.helpers import program
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-API = "/api/v1"
 END = {"end": True}
 
 
@@ -65,7 +72,7 @@ def test_28_2_a_played_game_on_the_account_and_game_streams(stream_process, alic
         assert stream.headers["cache-control"] == "private, no-store"
         assert stream.headers["x-accel-buffering"] == "no"
         assert "set-cookie" not in stream.headers
-    mover = _mover(game, users)
+    mover = api_mover(game, users)
     assert account[mover.pk].next_line() == {
         "type": "yourTurn",
         "game": {"id": game.pk, "kind": "geared", "version": game.version},
@@ -78,8 +85,8 @@ def test_28_2_a_played_game_on_the_account_and_game_streams(stream_process, alic
 
     moves = 0
     while game.is_active:
-        mover = _mover(game, users)
-        version, action = _greedy(api[mover.pk], game.pk, moves)
+        mover = api_mover(game, users)
+        version, action = api_greedy(api[mover.pk], game.pk, moves)
         answer = post_action(api[mover.pk], game.pk, version, action)
         assert answer.status_code == 200, answer.content
         moves += 1
@@ -88,7 +95,7 @@ def test_28_2_a_played_game_on_the_account_and_game_streams(stream_process, alic
         for user in users:
             until_version(games[user.pk], game.version, seen[user.pk])
         if game.is_active:
-            nxt = _mover(game, users)
+            nxt = api_mover(game, users)
             assert account[nxt.pk].line_where(lambda line: line["type"] == "yourTurn") == {
                 "type": "yourTurn",
                 "game": {"id": game.pk, "kind": "geared", "version": game.version},
@@ -100,14 +107,14 @@ def test_28_2_a_played_game_on_the_account_and_game_streams(stream_process, alic
     for user in users:
         assert games[user.pk].next_line() == END  # after the line that shows the game over
         assert seen[user.pk][-1]["status"] == "finished" and seen[user.pk][-1]["result"]
-        me = _seat(game, user)
+        me = api_seat(game, user)
         versions = [line["version"] for line in seen[user.pk]]
         assert versions == sorted(set(versions)), versions
         for line in seen[user.pk]:
             state = states[line["version"]]
             assert line["view"] == json.loads(json.dumps(eng.view(state, me)))
             at = SimpleNamespace(kind=game.kind, seed=game.seed, state=state)
-            _assert_hides(json.dumps(line), at, me, f"{user} v{line['version']}")
+            assert_api_hides(json.dumps(line), at, me, f"{user} v{line['version']}")
         gone = account[user.pk].line_where(lambda line: line["type"] != "yourTurn")
         assert gone == {"type": "gameOver", "game": {"id": game.pk, "kind": "geared"}}
     for stream in (*account.values(), *games.values()):
@@ -159,7 +166,7 @@ def test_28_2_streams_refuse_and_end_with_their_token(stream_process, alice, bob
     game.refresh_from_db()
     line = bob_game.next_line()
     assert line["version"] == game.version
-    _assert_hides(json.dumps(line), game, _seat(game, bob), "bob's stream")
+    assert_api_hides(json.dumps(line), game, api_seat(game, bob), "bob's stream")
     assert "trap" not in json.dumps(line["view"]).lower()
 
     # A third stream of bob's is one too many (the pages' own streams count too).

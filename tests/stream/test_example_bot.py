@@ -13,8 +13,8 @@ import pytest
 
 from accounts import bots
 from games.models import Game, Move, Status
-from tests.api.conftest import token_for
 from tests.streams import ROOT, start_stream_process
+from tests.support.api import token_for
 from tests.support.games import start_geared, start_oog
 from tests.support.users import PASSWORD, make_user
 from tests.support.waiting import wait_for

@@ -9,8 +9,8 @@ import pytest
 
 from games.actions import moderation, tables
 from games.models import Kind
-from tests.stream.test_streams import cookie
 from tests.support.games import client_for, start_geared
+from tests.support.streams import cookie
 from tests.support.users import make_user
 
 pytestmark = pytest.mark.django_db(transaction=True)

@@ -15,12 +15,12 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from tests.api.conftest import token_for
-from tests.notify.helpers import play_turn, seat_to_act
+from tests.notify.helpers import play_turn
 from tests.smtp import free_port
-from tests.stream.test_streams import cookie
 from tests.streams import ROOT, Stream
-from tests.support.games import client_for, start_geared
+from tests.support.api import token_for
+from tests.support.games import client_for, seat_to_act, start_geared
+from tests.support.streams import cookie
 from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)

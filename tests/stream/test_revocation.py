@@ -10,17 +10,11 @@ import pytest
 
 from games.actions import deadlines, moves
 from games.models import Game
-from tests.stream.test_streams import cookie, is_game_event, page_key, stream_path
-from tests.support.games import client_for, start_geared
-from tests.web.helpers import greedy_choice, seat_to_act
+from tests.support.games import client_for, greedy_choice, seat_to_act, start_geared
+from tests.support.pages import page_key
+from tests.support.streams import PROMPTLY, cookie, is_game_event, is_revoked, stream_path
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-PROMPTLY = 15  # seconds: far below the 600 s recheck, generous for a loaded machine
-
-
-def is_revoked(event) -> bool:
-    return event.get("event") == "revoked"
 
 
 def test_a_password_change_or_a_deactivation_ends_open_streams_at_once(stream_process, alice, bob):

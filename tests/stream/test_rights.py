@@ -9,10 +9,10 @@ import pytest
 from django.test import Client
 
 from games.actions import tables
-from tests.api.conftest import token_for
-from tests.stream.test_revocation import PROMPTLY, is_revoked
-from tests.stream.test_streams import cookie, page_key, stream_path
+from tests.support.api import token_for
 from tests.support.games import client_for, start_geared
+from tests.support.pages import page_key
+from tests.support.streams import PROMPTLY, cookie, is_revoked, stream_path
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

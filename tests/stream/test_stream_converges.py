@@ -9,8 +9,9 @@ import uuid
 
 import pytest
 
-from tests.stream.test_streams import is_game_event, move_through_the_site, page_key, stream_path
 from tests.support.games import client_for, start_geared
+from tests.support.pages import page_key
+from tests.support.streams import is_game_event, move_through_the_site, stream_path
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

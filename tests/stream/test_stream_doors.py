@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.api.conftest import token_for
-from tests.stream.test_streams import cookie, stream_path
+from tests.support.api import token_for
 from tests.support.games import client_for, start_geared
+from tests.support.streams import cookie, stream_path
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

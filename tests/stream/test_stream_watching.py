@@ -10,9 +10,10 @@ import pytest
 from games.live import cache as live
 from games.models import Notification, Seat
 from games.notifications import queueing as notifications
-from tests.notify.helpers import Note, notes, play_turn, seat_to_act
-from tests.stream.test_streams import is_game_event, page_key, stream_path
-from tests.support.games import client_for, start_geared
+from tests.notify.helpers import Note, notes, play_turn
+from tests.support.games import client_for, seat_to_act, start_geared
+from tests.support.pages import page_key
+from tests.support.streams import is_game_event, stream_path
 from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)

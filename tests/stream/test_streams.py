@@ -12,47 +12,25 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from django.db import connection, transaction
 from django.db.models import F
-from django.urls import reverse
 
 from games.actions import moderation, moves
 from games.live import cache as live
 from games.live import events
 from games.models import Game
-from tests.support.games import client_for, start_geared
+from tests.support.games import client_for, greedy_choice, seat_to_act, start_geared
+from tests.support.pages import page_key
+from tests.support.streams import (
+    cookie,
+    is_game_event,
+    listening_backends,
+    move_through_the_site,
+    stream_path,
+)
 from tests.support.waiting import wait_for
-from tests.web.helpers import greedy_choice, post_move, seat_to_act, text
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 ALLOWED_KEYS = {"game", "version", "chat", "kind", "your_turn"}
-
-
-def page_key(client, game) -> str:
-    page = text(client.get(reverse("game", args=[game.pk])))
-    return re.search(r'data-poll-key="([^"]*)"', page).group(1)
-
-
-def stream_path(game, **params) -> str:
-    query = "&".join(f"{k}={v}" for k, v in params.items())
-    return f"/events/game/{game.pk}/" + (f"?{query}" if query else "")
-
-
-def cookie(client) -> dict:
-    return {"Cookie": f"sessionid={client.cookies['sessionid'].value}"}
-
-
-def move_through_the_site(game: Game) -> Game:
-    """The player to act makes the greedy move by POSTing it, as the page does."""
-    game.refresh_from_db()
-    seat = seat_to_act(game)
-    response = post_move(client_for(seat.user), game, greedy_choice(game, seat), game.version)
-    assert response.status_code in (200, 302), text(response)[:500]
-    game.refresh_from_db()
-    return game
-
-
-def is_game_event(version):
-    return lambda e: e.get("data", {}).get("version") == version
 
 
 def test_a_move_reaches_the_other_players_open_stream(stream_process, alice, bob):
@@ -237,16 +215,6 @@ def test_the_stream_process_keeps_the_sites_guard_and_reads_only_with_get(
     with socket.create_connection(("127.0.0.1", stream_process.port), timeout=20) as s:
         s.sendall(post.encode())
         assert s.recv(200).split(b" ", 2)[1] == b"405"
-
-
-def listening_backends() -> set[int]:
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "SELECT pid FROM pg_stat_activity WHERE datname = current_database()"
-            " AND query LIKE %s AND pid <> pg_backend_pid()",
-            [f"LISTEN {events.CHANNEL}%"],
-        )
-        return {row[0] for row in cursor.fetchall()}
 
 
 def test_a_listener_that_lost_postgresql_reconnects_and_no_change_is_lost(

@@ -8,14 +8,14 @@ import subprocess
 import pytest
 
 from tests import streams
-from tests.stream.test_streams import (
+from tests.support.games import client_for, start_geared
+from tests.support.pages import page_key
+from tests.support.streams import (
     is_game_event,
     listening_backends,
     move_through_the_site,
-    page_key,
     stream_path,
 )
-from tests.support.games import client_for, start_geared
 from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)

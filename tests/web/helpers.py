@@ -6,48 +6,21 @@ from __future__ import annotations
 
 import html
 import json
-import random
 import re
 from urllib.parse import parse_qs, urlsplit
 
 from django.test import Client
 from django.urls import reverse
 
-from games.actions import moves
 from games.engines.geared import engine
-from games.engines.geared.bots import greedy_bot
-from games.models import Game, Seat
+from games.models import Game
 from games.pages.geared_ui import destination
+from tests.support.pages import text
 
 # Card ids in the query strings of selection links (games/pages/geared_ui.py: Selection).
 CARD_PARAMS = ("pick", "card", "target", "move")
 # Card ids in an action (docs/engine-geared.md: Actions); "builds"/"to" are build ids.
 ACTION_CARD_FIELDS = ("card", "target", "mine", "theirs")
-
-
-def seat_to_act(game: Game) -> Seat:
-    """The seat whose turn it is, by the engine's stored state."""
-    seat_id = engine.current_seat(game.state)
-    return game.seats.select_related("user").get(position=int(seat_id))
-
-
-def greedy_choice(game: Game, seat: Seat, salt: int = 0) -> dict:
-    """What the greedy bot would play for this seat, from what the seat may see and do."""
-    view = engine.view(game.state, seat.seat_id)
-    legal = engine.legal_actions(game.state, seat.seat_id)
-    return greedy_bot(view, legal, random.Random(f"{game.pk}:{game.version}:{salt}"))
-
-
-def advance(game: Game, count: int) -> Game:
-    """Play `count` greedy moves through moves.submit_action (people's seats only)."""
-    for _ in range(count):
-        game.refresh_from_db()
-        if not game.is_active:
-            break
-        seat = seat_to_act(game)
-        moves.submit_action(seat.user, game.pk, game.version, greedy_choice(game, seat))
-    game.refresh_from_db()
-    return game
 
 
 def move_url(game: Game) -> str:
@@ -64,20 +37,6 @@ def post_move(client: Client, game: Game, action, version, *, htmx: bool = False
 
 
 # --- reading a page ------------------------------------------------------------------------
-
-
-def text(response) -> str:
-    return response.content.decode()
-
-
-def page_version(page: str) -> int:
-    """The version the page shows: in its move forms (the hidden `version` input) and on the
-    game's element (`data-version`, or the poll URL's `v`); they must agree."""
-    found = set(re.findall(r'name="version" value="(\d+)"', page))
-    found |= set(re.findall(r'data-version="(\d+)"', page))
-    found |= set(re.findall(r'data-poll-url="[^"]*\?v=(\d+)"', page))
-    assert len(found) == 1, f"expected one version on the page, found {found}"
-    return int(found.pop())
 
 
 def payloads(page: str) -> list[dict]:
@@ -144,3 +103,69 @@ def _selection_of(action: dict) -> str:
     if kind == "swap":
         return f"?card={action['card']}&target={action['mine']}"
     return "?"  # pass: offered without a selection
+
+
+def public_cards(state: dict) -> set[int]:
+    """Every card anyone may see: on the table (builds and bikes) and in the discard pile."""
+    cards = set(state["discard"])
+    for seat in state["seats"]:
+        cards.update(c for b in state["builds"][seat] for c in b["cards"])
+        cards.update(c for b in state["bikes"][seat] for c in b["cards"])
+    return cards
+
+
+def hidden_from(state: dict, me: str | None) -> set[int]:
+    cards = set(state["draw"])
+    for seat in state["seats"]:
+        if seat != me:
+            cards.update(state["hands"][seat])
+    return cards
+
+
+def card_ids_shown(page: str) -> set[int]:
+    ids = data_cards(page)
+    for action in payloads(page):
+        ids |= action_card_ids(action)
+    for url in re.findall(r'(?:href|hx-get)="([^"]*)"', page):
+        ids |= link_card_ids(html.unescape(url))
+    return ids
+
+
+def assert_no_secrets(page: str, game) -> None:
+    assert str(game.seed) not in page
+    assert str(game.state["rng"]) not in page
+    # As words: a CSRF token may hold the letters "rng" by chance.
+    assert not re.search(r"\b(seed|rng)\b", page, re.I)
+
+
+def every_page(client: Client, game) -> list[tuple[str, str]]:
+    """The game page, its fragment, every selection reachable from them two taps deep, every
+    selection for a legal action, and the log: (url, body)."""
+    fragment = reverse("game_fragment", args=[game.pk])
+    seen: dict[str, str] = {}
+    frontier = [game.get_absolute_url(), fragment]
+    for _depth in range(3):
+        found = []
+        for url in frontier:
+            if url in seen:
+                continue
+            response = client.get(url)
+            assert response.status_code == 200, url
+            seen[url] = text(response)
+            found += [u for u in hx_links(seen[url]) if u.startswith(fragment)]
+        frontier = found
+    me = services_seat_id(client, game)
+    if me is not None:
+        for action in engine.legal_actions(game.state, me):
+            url = fragment + selection_for(action)
+            if url not in seen:
+                seen[url] = text(client.get(url))
+    log = reverse("game_log", args=[game.pk])
+    seen[log] = text(client.get(log))
+    return list(seen.items())
+
+
+def services_seat_id(client: Client, game) -> str | None:
+    user_id = client.session.get("_auth_user_id")
+    seat = game.seats.filter(user_id=user_id).first() if user_id else None
+    return seat.seat_id if seat else None

@@ -10,10 +10,18 @@ from django.urls import reverse
 
 from games.actions import tables
 from games.engines.geared import engine
-from games.models import Move, Status
-from tests.support.games import client_for, start_geared
+from games.models import Status
+from tests.support.games import (
+    advance,
+    client_for,
+    greedy_choice,
+    seat_to_act,
+    snapshot,
+    start_geared,
+)
+from tests.support.pages import text
 from tests.support.users import make_user
-from tests.web.helpers import advance, error_text, greedy_choice, post_move, seat_to_act, text
+from tests.web.helpers import error_text, post_move
 
 pytestmark = pytest.mark.django_db
 
@@ -34,16 +42,6 @@ def other_seat(game, seat):
     return game.seats.exclude(pk=seat.pk).select_related("user").get()
 
 
-def assert_unchanged(game, before) -> None:
-    game.refresh_from_db()
-    assert (game.version, game.move_count, Move.objects.filter(game=game).count()) == before
-
-
-def snapshot(game):
-    game.refresh_from_db()
-    return game.version, game.move_count, Move.objects.filter(game=game).count()
-
-
 def illegal_message(game, seat, action) -> str:
     with pytest.raises(engine.IllegalMove) as refused:
         engine.apply(game.state, seat.seat_id, action)
@@ -57,7 +55,7 @@ def test_it_refuses_an_action_that_is_not_a_json_object(game, player, raw):
     response = post_move(client, game, raw, game.version, htmx=True)
     assert response.status_code == 400
     assert error_text(text(response)) == "That is not an action."
-    assert_unchanged(game, before)
+    assert snapshot(game) == before
 
 
 def test_it_refuses_an_unknown_card_with_the_engines_message(game, player):
@@ -68,7 +66,7 @@ def test_it_refuses_an_unknown_card_with_the_engines_message(game, player):
     response = post_move(client, game, action, game.version, htmx=True)
     assert response.status_code == 400
     assert error_text(text(response)) == message
-    assert_unchanged(game, before)
+    assert snapshot(game) == before
 
 
 def test_it_refuses_another_players_card(game, player):
@@ -80,7 +78,7 @@ def test_it_refuses_another_players_card(game, player):
     response = post_move(client, game, action, game.version, htmx=True)
     assert response.status_code == 400
     assert error_text(text(response)) == message
-    assert_unchanged(game, before)
+    assert snapshot(game) == before
 
 
 def test_it_refuses_a_move_out_of_turn_naming_whose_turn_it_is(game, player):
@@ -90,7 +88,7 @@ def test_it_refuses_a_move_out_of_turn_naming_whose_turn_it_is(game, player):
     response = post_move(client_for(waiting.user), game, {"type": "pass"}, game.version, htmx=True)
     assert response.status_code == 409
     assert error_text(text(response)) == f"It is {seat.name}'s turn."
-    assert_unchanged(game, before)
+    assert snapshot(game) == before
 
 
 @pytest.mark.parametrize("offset", [-1, 1])
@@ -103,7 +101,7 @@ def test_it_refuses_a_stale_or_future_version(game, offset):
     response = post_move(client, game, action, game.version + offset, htmx=True)
     assert response.status_code == 409
     assert "The game has moved on" in error_text(text(response))
-    assert_unchanged(game, before)
+    assert snapshot(game) == before
 
 
 @pytest.mark.parametrize("version", [None, "", "seven", "1.5"])
@@ -116,7 +114,7 @@ def test_it_refuses_a_missing_or_malformed_version(game, player, version):
     response = client.post(reverse("game_move", args=[game.pk]), data, HTTP_HX_REQUEST="true")
     assert response.status_code == 400
     assert "missing the game's version" in error_text(text(response))
-    assert_unchanged(game, before)
+    assert snapshot(game) == before
 
 
 def test_it_refuses_a_huge_body(game, player):
@@ -127,7 +125,7 @@ def test_it_refuses_a_huge_body(game, player):
     for htmx in (False, True):
         response = post_move(client, game, action, game.version, htmx=htmx)
         assert response.status_code == 413  # Payload Too Large (issue 22)
-    assert_unchanged(game, before)
+    assert snapshot(game) == before
 
 
 def test_it_refuses_a_move_in_a_finished_game(game, player):
@@ -138,7 +136,7 @@ def test_it_refuses_a_move_in_a_finished_game(game, player):
     response = post_move(client, game, greedy_choice(game, seat), game.version, htmx=True)
     assert response.status_code == 409
     assert error_text(text(response)) == "This game is over."
-    assert_unchanged(game, before)
+    assert snapshot(game) == before
 
 
 def test_it_hides_a_private_game_from_a_non_player_who_posts_a_move(game, player, carol):
@@ -149,7 +147,7 @@ def test_it_hides_a_private_game_from_a_non_player_who_posts_a_move(game, player
             client_for(carol), game, greedy_choice(game, seat), game.version, htmx=htmx
         )
         assert response.status_code == 404
-    assert_unchanged(game, before)
+    assert snapshot(game) == before
 
 
 def test_it_refuses_a_non_player_who_posts_a_move_in_a_public_game(alice, bob, carol):
@@ -160,7 +158,7 @@ def test_it_refuses_a_non_player_who_posts_a_move_in_a_public_game(alice, bob, c
         client_for(carol), game, greedy_choice(game, seat), game.version, htmx=True
     )
     assert response.status_code == 404
-    assert_unchanged(game, before)
+    assert snapshot(game) == before
 
 
 def test_it_sends_an_anonymous_move_to_the_login_page(game, player):
@@ -169,7 +167,7 @@ def test_it_sends_an_anonymous_move_to_the_login_page(game, player):
     response = post_move(Client(), game, greedy_choice(game, seat), game.version)
     assert response.status_code == 302
     assert response["Location"].startswith(reverse("account_login"))
-    assert_unchanged(game, before)
+    assert snapshot(game) == before
 
 
 def test_a_plain_post_error_comes_back_as_a_message_on_the_game_page(game, player):
@@ -180,7 +178,7 @@ def test_a_plain_post_error_comes_back_as_a_message_on_the_game_page(game, playe
     assert response["Location"] == game.get_absolute_url()
     page = text(client.get(response["Location"]))
     assert "That is not an action." in page
-    assert_unchanged(game, before)
+    assert snapshot(game) == before
 
 
 def test_a_private_game_does_not_exist_for_a_non_player_or_a_visitor(game, carol):

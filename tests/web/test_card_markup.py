@@ -11,9 +11,9 @@ from django.template.loader import get_template
 from django.urls import reverse
 
 from games.engines.geared import engine
-from tests.support.games import client_for, start_geared
+from tests.support.games import advance, client_for, seat_to_act, start_geared
 from tests.support.users import make_user
-from tests.web.helpers import advance, choices_for, seat_to_act, selection_for
+from tests.web.helpers import choices_for, selection_for
 
 pytestmark = pytest.mark.django_db
 

@@ -14,8 +14,7 @@ from django.urls import reverse
 from games import errors
 from games.actions import moves
 from games.models import Move
-from tests.support.games import client_for, start_geared
-from tests.web.helpers import greedy_choice, seat_to_act
+from tests.support.games import client_for, greedy_choice, seat_to_act, start_geared
 
 pytestmark = pytest.mark.django_db(transaction=True)
 

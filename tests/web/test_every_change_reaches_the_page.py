@@ -16,9 +16,9 @@ from django.utils import timezone
 
 from games.actions import moderation, tables, time_off
 from games.models import Game, Status
-from tests.support.games import client_for, start_geared, start_oog
+from tests.support.games import advance, client_for, seat_to_act, start_geared, start_oog
+from tests.support.pages import text
 from tests.support.users import make_user
-from tests.web.helpers import advance, seat_to_act, text
 
 pytestmark = pytest.mark.django_db
 

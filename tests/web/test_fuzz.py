@@ -194,7 +194,7 @@ def world(alice, bob, carol, settings):
     }
 
 
-def snapshot():
+def site_snapshot():
     return (
         list(Game.objects.order_by("pk").values_list("pk", "version", "status", "chat_seq")),
         [
@@ -258,13 +258,13 @@ def test_no_input_makes_a_server_error_or_changes_anything(world, name, method):
     @PROFILE
     @given(data=st.data())
     def fuzz(data):
-        before = snapshot()
+        before = site_snapshot()
         client = world["clients"][data.draw(st.sampled_from(senders))]
         path = path_for(name, shape, world, data)
         values = data.draw(query)
         response = client.get(path, values) if method == "GET" else client.post(path, values)
         assert response.status_code < 500, (path, values)
-        assert snapshot() == before, (path, values)
+        assert site_snapshot() == before, (path, values)
 
     fuzz()
 
@@ -354,13 +354,13 @@ def test_no_body_makes_a_server_error_or_changes_anything(world, name, alice, ca
     @PROFILE
     @given(data=st.data())
     def fuzz(data):
-        before = snapshot()
+        before = site_snapshot()
         client = clients[data.draw(st.sampled_from(sorted(clients)))]
         path = path_for(name, shape, world, data)
         content_type, body = data.draw(BODIES)
         response = client.generic("POST", path, body, content_type=content_type)
         assert response.status_code < 500, (path, content_type, body[:200])
-        assert snapshot() == before, (path, content_type, body[:200])
+        assert site_snapshot() == before, (path, content_type, body[:200])
 
     fuzz()
 
@@ -462,7 +462,7 @@ def test_34_4_no_body_makes_an_api_server_error_or_changes_anything(world, alice
     @PROFILE
     @given(data=st.data())
     def fuzz(data):
-        before = snapshot()
+        before = site_snapshot()
         where = path.format(game=data.draw(st.sampled_from(world["games"])))
         content_type, body = data.draw(API_BODIES)
         response = client.generic("POST", where, body, content_type=content_type)
@@ -471,6 +471,6 @@ def test_34_4_no_body_makes_an_api_server_error_or_changes_anything(world, alice
         if response.status_code >= 400:
             assert response["Content-Type"].startswith("application/json"), said
             assert response.json()["detail"].endswith("."), said
-            assert snapshot() == before, said
+            assert site_snapshot() == before, said
 
     fuzz()

@@ -12,18 +12,9 @@ from django.urls import reverse
 
 from games.engines.geared import engine
 from games.models import Game, Move
-from tests.support.games import client_for, start_geared
-from tests.web.helpers import (
-    advance,
-    choices_for,
-    error_text,
-    greedy_choice,
-    page_version,
-    payloads,
-    seat_to_act,
-    selection_for,
-    text,
-)
+from tests.support.games import advance, client_for, greedy_choice, seat_to_act, start_geared
+from tests.support.pages import page_version, text
+from tests.web.helpers import choices_for, error_text, payloads, selection_for
 
 pytestmark = pytest.mark.django_db
 

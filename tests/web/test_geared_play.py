@@ -7,16 +7,9 @@ from django.urls import reverse
 
 from games.engines.geared import engine
 from games.models import Game, Move, Status
-from tests.support.games import client_for, start_geared
-from tests.web.helpers import (
-    greedy_choice,
-    page_version,
-    payloads,
-    post_move,
-    seat_to_act,
-    selection_for,
-    text,
-)
+from tests.support.games import client_for, greedy_choice, seat_to_act, start_geared
+from tests.support.pages import page_version, text
+from tests.web.helpers import payloads, post_move, selection_for
 
 pytestmark = pytest.mark.django_db
 

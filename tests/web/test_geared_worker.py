@@ -9,9 +9,10 @@ from celery.signals import task_postrun
 
 from games.engines.geared import engine
 from games.models import Game, Move, Status
-from tests.support.games import client_for, start_geared
+from tests.support.games import client_for, greedy_choice, seat_to_act, start_geared
+from tests.support.pages import page_version, text
 from tests.support.waiting import wait_for
-from tests.web.helpers import greedy_choice, page_version, post_move, seat_to_act, text
+from tests.web.helpers import post_move
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

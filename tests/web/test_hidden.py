@@ -11,40 +11,22 @@ from django.test import Client
 from django.urls import reverse
 
 from games.engines.geared import engine
-from tests.support.games import client_for, start_geared
+from tests.support.games import advance, client_for, seat_to_act, start_geared
+from tests.support.pages import text
 from tests.support.users import make_user
 from tests.web.helpers import (
-    action_card_ids,
-    advance,
-    data_cards,
-    hx_links,
-    link_card_ids,
+    assert_no_secrets,
+    card_ids_shown,
+    every_page,
+    hidden_from,
     payloads,
-    seat_to_act,
-    selection_for,
-    text,
+    public_cards,
+    services_seat_id,
 )
 
 pytestmark = pytest.mark.django_db
 
 TABLE_ACTIONS = {"remove", "steal", "swap", "rearrange"}
-
-
-def public_cards(state: dict) -> set[int]:
-    """Every card anyone may see: on the table (builds and bikes) and in the discard pile."""
-    cards = set(state["discard"])
-    for seat in state["seats"]:
-        cards.update(c for b in state["builds"][seat] for c in b["cards"])
-        cards.update(c for b in state["bikes"][seat] for c in b["cards"])
-    return cards
-
-
-def hidden_from(state: dict, me: str | None) -> set[int]:
-    cards = set(state["draw"])
-    for seat in state["seats"]:
-        if seat != me:
-            cards.update(state["hands"][seat])
-    return cards
 
 
 def mid_game(users, **kwargs):
@@ -60,55 +42,6 @@ def mid_game(users, **kwargs):
         game = advance(game, 1)
     assert game.is_active
     return game
-
-
-def card_ids_shown(page: str) -> set[int]:
-    ids = data_cards(page)
-    for action in payloads(page):
-        ids |= action_card_ids(action)
-    for url in re.findall(r'(?:href|hx-get)="([^"]*)"', page):
-        ids |= link_card_ids(html.unescape(url))
-    return ids
-
-
-def assert_no_secrets(page: str, game) -> None:
-    assert str(game.seed) not in page
-    assert str(game.state["rng"]) not in page
-    # As words: a CSRF token may hold the letters "rng" by chance.
-    assert not re.search(r"\b(seed|rng)\b", page, re.I)
-
-
-def every_page(client: Client, game) -> list[tuple[str, str]]:
-    """The game page, its fragment, every selection reachable from them two taps deep, every
-    selection for a legal action, and the log: (url, body)."""
-    fragment = reverse("game_fragment", args=[game.pk])
-    seen: dict[str, str] = {}
-    frontier = [game.get_absolute_url(), fragment]
-    for _depth in range(3):
-        found = []
-        for url in frontier:
-            if url in seen:
-                continue
-            response = client.get(url)
-            assert response.status_code == 200, url
-            seen[url] = text(response)
-            found += [u for u in hx_links(seen[url]) if u.startswith(fragment)]
-        frontier = found
-    me = services_seat_id(client, game)
-    if me is not None:
-        for action in engine.legal_actions(game.state, me):
-            url = fragment + selection_for(action)
-            if url not in seen:
-                seen[url] = text(client.get(url))
-    log = reverse("game_log", args=[game.pk])
-    seen[log] = text(client.get(log))
-    return list(seen.items())
-
-
-def services_seat_id(client: Client, game) -> str | None:
-    user_id = client.session.get("_auth_user_id")
-    seat = game.seats.filter(user_id=user_id).first() if user_id else None
-    return seat.seat_id if seat else None
 
 
 def test_g19_no_page_shows_another_hand_the_draw_pile_or_the_seed(alice, bob, carol):

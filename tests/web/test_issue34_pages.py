@@ -13,10 +13,9 @@ from django.urls import reverse
 from accounts.models import EmailSuppression
 from games.actions import tables
 from games.models import Game, Invitation, Kind, Move, Seat
-from tests.replay.test_replay import finished_geared
-from tests.support.games import client_for, start_geared, start_oog
+from tests.support.games import client_for, finished_geared, start_geared, start_oog
+from tests.support.pages import text
 from tests.support.users import make_user
-from tests.web.helpers import text
 
 pytestmark = pytest.mark.django_db
 

@@ -5,8 +5,6 @@ a bad or expired key is just ignored (the session decides, as before)."""
 
 from __future__ import annotations
 
-import re
-
 import pytest
 from django.db import connection
 from django.test import Client
@@ -17,20 +15,9 @@ from games.actions import deadlines, moderation, moves, tables
 from games.live import cache as live
 from games.models import Seat
 from games.reads import access
-from tests.support.games import client_for, start_geared
+from tests.support.games import advance, client_for, greedy_choice, seat_to_act, start_geared
+from tests.support.pages import page_key, poll
 from tests.support.users import PASSWORD
-from tests.web.helpers import advance, greedy_choice, seat_to_act, text
-
-
-def page_key(client, game) -> str:
-    found = re.search(r'data-poll-key="([^"]+)"', text(client.get(game.get_absolute_url())))
-    assert found, "the game page carries no poll key"
-    return found.group(1)
-
-
-def poll(client, game, v, key, **extra):
-    return client.get(reverse("game_poll", args=[game.pk]), {"v": v, "k": key, **extra})
-
 
 # --- the key: what it opens, and what it does not ------------------------------------------------
 

@@ -11,7 +11,7 @@ from accounts.models import EmailSuppression, User
 from games.actions import tables
 from games.models import Game, Invitation, Kind, Seat, Status
 from tests.support.games import client_for
-from tests.web.helpers import text
+from tests.support.pages import text
 
 pytestmark = pytest.mark.django_db
 

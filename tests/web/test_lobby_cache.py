@@ -15,7 +15,7 @@ from django.urls import reverse
 from games.actions import tables
 from games.models import Kind
 from tests.support.games import client_for
-from tests.web.helpers import text
+from tests.support.pages import text
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ from django.urls import reverse
 
 from games.actions import tables
 from games.models import ChatMessage, Invitation, Kind, Move, Report, Seat
-from tests.support.games import client_for, start_geared
-from tests.web.helpers import seat_to_act, text
+from tests.support.games import client_for, seat_to_act, start_geared
+from tests.support.pages import text
 
 pytestmark = pytest.mark.django_db
 

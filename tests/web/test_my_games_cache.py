@@ -11,9 +11,8 @@ from django.urls import reverse
 
 from games.actions import tables
 from games.models import Kind
-from tests.support.games import client_for, start_geared
-from tests.web.helpers import advance, seat_to_act, text
-from tests.web.test_poll import section
+from tests.support.games import advance, client_for, seat_to_act, start_geared
+from tests.support.pages import section, text
 
 pytestmark = pytest.mark.django_db
 

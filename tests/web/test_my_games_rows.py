@@ -12,8 +12,8 @@ from django.urls import reverse
 
 from games import engines
 from games.models import Status
-from tests.support.games import client_for, start_geared, start_oog
-from tests.web.helpers import advance, seat_to_act, text
+from tests.support.games import advance, client_for, seat_to_act, start_geared, start_oog
+from tests.support.pages import text
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from django.urls import reverse
 
 from accounts.models import User
 from tests.support.games import client_for, start_geared
-from tests.web.helpers import text
+from tests.support.pages import text
 
 pytestmark = pytest.mark.django_db
 

@@ -17,11 +17,10 @@ from django.urls import reverse
 from accounts.models import Follow
 from games.actions import moves
 from games.models import Game, Invitation, Notification, Push, Rating
-from tests.api.conftest import token_for
 from tests.notify.helpers import submit_program
-from tests.support.games import client_for, start_geared, start_oog
+from tests.support.api import token_for
+from tests.support.games import advance, client_for, start_geared, start_oog
 from tests.support.users import make_user
-from tests.web.helpers import advance
 
 pytestmark = pytest.mark.django_db
 

@@ -10,14 +10,10 @@ from django.urls import reverse
 
 from games.actions import tables
 from games.models import Kind, Status
-from tests.support.games import client_for, start_geared
-from tests.web.helpers import advance, seat_to_act, text
+from tests.support.games import advance, client_for, seat_to_act, start_geared
+from tests.support.pages import poll, section, text
 
 pytestmark = pytest.mark.django_db
-
-
-def poll(client, game, v):
-    return client.get(reverse("game_poll", args=[game.pk]), {"v": v})
 
 
 # --- poll ------------------------------------------------------------------------------------
@@ -71,13 +67,6 @@ def test_poll_for_an_unknown_game_is_not_found(alice_client):
 
 
 # --- my games --------------------------------------------------------------------------------
-
-
-def section(page: str, title: str) -> str:
-    """The HTML of the <section> whose heading starts with `title`."""
-    found = re.search(rf"<section>\s*<h2>{title}.*?</section>", page, re.S)
-    assert found, f"no section {title!r}"
-    return found.group(0)
 
 
 def test_my_games_lists_the_game_where_it_is_my_turn_first(alice, bob, carol):

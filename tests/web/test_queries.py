@@ -13,18 +13,12 @@ from django.urls import reverse
 from accounts.models import Follow
 from games.actions import moves, tables
 from games.models import Kind
-from tests.support.games import client_for, start_geared
+from tests.support.games import advance, client_for, greedy_choice, seat_to_act, start_geared
+from tests.support.pages import count_queries
 from tests.support.users import make_user
-from tests.web.helpers import advance, greedy_choice, post_move, seat_to_act
+from tests.web.helpers import post_move
 
 pytestmark = pytest.mark.django_db
-
-
-def count_queries(client: Client, url: str, **params) -> int:
-    with CaptureQueriesContext(connection) as queries:
-        response = client.get(url, params)
-    assert response.status_code == 200, url
-    return len(queries)
 
 
 def people(django_user_model, prefix: str, n: int):

@@ -12,8 +12,7 @@ from django.urls import reverse
 from games.actions import deadlines, moves, rating_changes, record_import
 from games.models import Game, Rating, RatingChange, Status
 from games.reads import ratings, records
-from tests.support.games import client_for, start_geared
-from tests.web.helpers import advance, greedy_choice, seat_to_act
+from tests.support.games import advance, client_for, greedy_choice, seat_to_act, start_geared
 
 pytestmark = pytest.mark.django_db
 

@@ -8,8 +8,8 @@ from django.urls import reverse
 
 from games.models import ChatMessage, Game
 from tests.support.games import client_for, start_geared, start_oog
-from tests.web.helpers import data_cards, payloads, post_move, text
-from tests.web.test_hidden import public_cards
+from tests.support.pages import text
+from tests.web.helpers import data_cards, payloads, post_move, public_cards
 
 pytestmark = pytest.mark.django_db
 

@@ -13,10 +13,16 @@ from games.actions import deadlines, moves, tables
 from games.engines.outofgears.common import robot_name
 from games.models import SEAT_ORDER, BotKind, Game, Notification, Seat, Status, seat_names
 from games.notifications import email
-from tests.support.games import client_for, start_geared, start_oog
+from tests.support.games import (
+    advance,
+    client_for,
+    greedy_program,
+    seat_to_act,
+    start_geared,
+    start_oog,
+)
+from tests.support.pages import text
 from tests.support.users import make_user
-from tests.web.helpers import advance, seat_to_act, text
-from tests.web_oog.helpers import greedy_program
 
 pytestmark = pytest.mark.django_db
 

@@ -22,8 +22,8 @@ from games.actions import tables
 from games.models import Game, Invitation, Kind, Status
 from games.reads import invitations
 from tests.support.games import client_for, start_geared
+from tests.support.pages import text
 from tests.support.users import make_user
-from tests.web.helpers import text
 
 pytestmark = pytest.mark.django_db
 

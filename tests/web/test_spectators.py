@@ -9,22 +9,15 @@ import json
 import pytest
 from django.urls import reverse
 
-from games import engines
 from games.actions import moves, tables
-from tests.support.games import client_for, start_geared, start_oog
+from games.actions import tables as services
+from tests.support.games import advance, client_for, seat_to_act, start_geared, start_oog
+from tests.support.pages import poll, text
 from tests.support.users import make_user
-from tests.web.helpers import advance, seat_to_act, text
-from tests.web.test_hidden import assert_no_secrets, card_ids_shown, every_page, hidden_from
+from tests.web.helpers import assert_no_secrets, card_ids_shown, every_page, hidden_from
 from tests.web_oog.helpers import program, sentence
 
 pytestmark = pytest.mark.django_db
-
-
-def poll(client, game, version, token=None):
-    query = {"v": version, "c": game.chat_seq}
-    if token:
-        query["t"] = token
-    return client.get(reverse("game_poll", args=[game.pk]), query)
 
 
 def test_anyone_logged_in_watches_a_public_game_and_sees_no_hand(alice, bob, carol):
@@ -41,13 +34,13 @@ def test_anyone_logged_in_watches_a_public_game_and_sees_no_hand(alice, bob, car
 def test_a_spectator_is_updated_live_and_cannot_move(alice, bob, carol):
     game = advance(start_geared([alice, bob], target=1000, public=True), 2)
     watcher = client_for(carol)
-    assert poll(watcher, game, game.version).status_code == 204
+    assert poll(watcher, game, game.version, c=game.chat_seq).status_code == 204
     game = advance(game, 1)
-    changed = poll(watcher, game, game.version - 1)
+    changed = poll(watcher, game, game.version - 1, c=game.chat_seq)
     assert changed.status_code == 200 and "game" in changed["X-Refresh"]
     before = game.version
     seat = seat_to_act(game)
-    legal = engines.engine("geared").legal_actions(game.state, seat.seat_id)
+    legal = services.engines.engine("geared").legal_actions(game.state, seat.seat_id)
     response = watcher.post(
         reverse("game_move", args=[game.pk]), {"action": json.dumps(legal[0]), "version": before}
     )
@@ -72,13 +65,13 @@ def test_a_private_game_is_watched_by_its_link_only_if_the_table_allows(alice, b
     assert watcher.get(game.get_absolute_url()).status_code == 404  # no link: no game
     assert game.watchable_by_link  # the default
     assert watcher.get(game.get_absolute_url(), {"token": token}).status_code == 200
-    assert poll(watcher, game, game.version, token).status_code == 204
+    assert poll(watcher, game, game.version, c=game.chat_seq, t=token).status_code == 204
     assert watcher.get(reverse("game_chat", args=[game.pk]), {"token": token}).status_code == 200
 
     game.watchable_by_link = False
     game.save(update_fields=["watchable_by_link"])
     assert watcher.get(game.get_absolute_url(), {"token": token}).status_code == 404
-    assert poll(watcher, game, game.version, token).status_code == 404
+    assert poll(watcher, game, game.version, c=game.chat_seq, t=token).status_code == 404
     assert watcher.get(reverse("game_log", args=[game.pk]), {"token": token}).status_code == 404
 
 

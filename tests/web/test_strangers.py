@@ -14,7 +14,7 @@ from django.test import Client
 
 from games.actions import tables
 from games.models import ChatMessage, Game, Status
-from tests.api.conftest import api_client, token_for
+from tests.support.api import api_client, token_for
 from tests.support.games import client_for, start_geared
 
 pytestmark = pytest.mark.django_db

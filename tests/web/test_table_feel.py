@@ -12,9 +12,8 @@ from django.urls import reverse
 from games.actions import moves, tables
 from games.engines.geared import engine
 from games.pages.geared import last_move_cards
-from tests.support.games import client_for, start_geared, start_oog
-from tests.web.helpers import advance, text
-from tests.web_oog.helpers import greedy_program
+from tests.support.games import advance, client_for, greedy_program, start_geared, start_oog
+from tests.support.pages import text
 
 pytestmark = pytest.mark.django_db
 

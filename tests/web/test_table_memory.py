@@ -16,8 +16,9 @@ from django.utils import timezone
 
 from games.actions import moderation
 from games.models import Game, GameNote
-from tests.support.games import client_for, start_geared
-from tests.web.helpers import advance, greedy_choice, post_move, seat_to_act, text
+from tests.support.games import advance, client_for, greedy_choice, seat_to_act, start_geared
+from tests.support.pages import text
+from tests.web.helpers import post_move
 
 pytestmark = pytest.mark.django_db
 

@@ -10,8 +10,8 @@ from django.urls import reverse
 
 from games.actions import tables
 from games.models import Kind
-from tests.support.games import client_for, start_geared, start_oog
-from tests.web.helpers import advance, text
+from tests.support.games import advance, client_for, start_geared, start_oog
+from tests.support.pages import text
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ import pytest
 from django.urls import reverse
 
 from tests.support.games import client_for
-from tests.web.helpers import text
+from tests.support.pages import text
 
 pytestmark = pytest.mark.django_db
 

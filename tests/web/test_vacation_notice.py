@@ -12,10 +12,16 @@ from django.utils import timezone
 
 from games.actions import moderation, time_off
 from games.models import Game
-from tests.support.games import client_for, start_geared, start_oog
+from tests.support.games import (
+    client_for,
+    greedy_program,
+    seat_of,
+    seat_to_act,
+    start_geared,
+    start_oog,
+)
 from tests.support.users import make_user
-from tests.web.helpers import seat_to_act
-from tests.web_oog.helpers import greedy_program, post_program, seat_of
+from tests.web_oog.helpers import post_program
 
 pytestmark = pytest.mark.django_db
 

@@ -20,7 +20,7 @@ from accounts.models import User
 from games.actions import deadlines, moderation, tables
 from games.models import Game, Invitation, Seat, Status
 from games.reads import access
-from tests.api.conftest import api_client, token_for
+from tests.support.api import api_client, token_for
 from tests.support.games import client_for
 from tests.support.users import make_user
 

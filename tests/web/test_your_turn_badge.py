@@ -10,14 +10,11 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tests.support.games import client_for, start_geared
-from tests.web.helpers import advance, greedy_choice, post_move, seat_to_act, text
+from tests.support.games import advance, client_for, greedy_choice, seat_to_act, start_geared
+from tests.support.pages import poll, text
+from tests.web.helpers import post_move
 
 pytestmark = pytest.mark.django_db
-
-
-def poll(client, game, v):
-    return client.get(reverse("game_poll", args=[game.pk]), {"v": v})
 
 
 def two_games_for(alice, bob, carol):

@@ -5,23 +5,17 @@ read what a page shows."""
 from __future__ import annotations
 
 import html
-import random
 import re
 
 from django.test import Client
 from django.urls import reverse
 
-from games.engines.outofgears import engine
-from games.engines.outofgears.bots import greedy_bot
 from games.engines.outofgears.common import COLOURS
-from games.models import Game, Move, Seat
+from games.models import Game, Move
+from tests.support.pages import text
 from tests.support.waiting import wait_for
 
 ACTION_LABELS = {"harvest": "Harvest", "attack": "Attack", "trap": "Trap"}
-
-
-def text(response) -> str:
-    return response.content.decode()
 
 
 # --- setting up a table ------------------------------------------------------------------------
@@ -97,17 +91,6 @@ def sentence(entry: dict) -> str:
     return f"{ACTION_LABELS[action]} junkyard {number}"
 
 
-def seat_of(game: Game, user) -> Seat:
-    return game.seats.get(user=user)
-
-
-def greedy_program(game: Game, seat: Seat, salt: object = 0) -> dict:
-    """What the greedy bot would program for this seat, from what the seat may see and do."""
-    view = engine.view(game.state, seat.seat_id)
-    legal = engine.legal_actions(game.state, seat.seat_id)
-    return greedy_bot(view, legal, random.Random(f"{game.pk}:{game.turn}:{seat.seat_id}:{salt}"))
-
-
 def resolve_moves(game: Game) -> int:
     return Move.objects.filter(game=game, kind=Move.Kind.RESOLVE).count()
 
@@ -123,12 +106,6 @@ def wait_for_turn_after(game: Game, turn: int, *, seconds: float = 10.0) -> Game
 
 
 # --- reading a page ------------------------------------------------------------------------------
-
-
-def page_version(page: str) -> int:
-    found = set(re.findall(r'name="version" value="(\d+)"', page))
-    assert len(found) == 1, f"expected one version on the page, found {found}"
-    return int(found.pop())
 
 
 def offered(page: str) -> dict[int, dict[str, set]]:
@@ -197,19 +174,6 @@ def public_gear_count(state: dict) -> int:
     yards = sum(len(g) for g in state["junkyards"].values())
     robots = sum(len(r["gears"]) + len(r["circuit"]) for r in state["robots"].values())
     return yards + robots
-
-
-def snapshot(game: Game) -> tuple:
-    """What a refused request must leave unchanged."""
-    game.refresh_from_db()
-    return (
-        game.version,
-        game.turn,
-        game.move_count,
-        Move.objects.filter(game=game).count(),
-        repr(game.state["programs"]),
-        game.status,
-    )
 
 
 def has_story_heading(html: str, turn: int) -> bool:

@@ -10,18 +10,10 @@ from django.conf import settings
 from django.urls import reverse
 
 from games.actions import moves
-from tests.support.games import client_for, start_oog
+from tests.support.games import client_for, seat_of, snapshot, start_oog
+from tests.support.pages import text
 from tests.support.users import make_user
-from tests.web_oog.helpers import (
-    error_text,
-    form_fields,
-    post_program,
-    program,
-    seat_of,
-    snapshot,
-    submitted_line,
-    text,
-)
+from tests.web_oog.helpers import error_text, form_fields, post_program, program, submitted_line
 
 pytestmark = pytest.mark.django_db
 

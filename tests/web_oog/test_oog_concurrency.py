@@ -12,8 +12,8 @@ from django.urls import reverse
 from games import tasks
 from games.actions import moves
 from games.models import Game, Move
-from tests.support.games import client_for, start_oog
-from tests.web_oog.helpers import form_fields, program, resolve_moves, seat_of, snapshot
+from tests.support.games import client_for, seat_of, snapshot, start_oog
+from tests.web_oog.helpers import form_fields, program, resolve_moves
 
 
 def _at_once(*calls):

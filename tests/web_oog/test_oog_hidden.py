@@ -10,7 +10,8 @@ from django.test import Client
 from django.urls import reverse
 
 from games.actions import moves
-from tests.support.games import client_for, start_oog
+from tests.support.games import client_for, seat_of, start_oog
+from tests.support.pages import text
 from tests.support.users import make_user
 from tests.web_oog.helpers import (
     checked,
@@ -20,10 +21,8 @@ from tests.web_oog.helpers import (
     program,
     public_gear_count,
     revealed,
-    seat_of,
     sentence,
     submitted_line,
-    text,
 )
 
 pytestmark = pytest.mark.django_db

@@ -11,17 +11,10 @@ from django.test import Client
 from django.urls import reverse
 
 from games.models import Game
-from tests.support.games import client_for
+from tests.support.games import client_for, greedy_program
+from tests.support.pages import page_version, text
 from tests.support.waiting import wait_for
-from tests.web_oog.helpers import (
-    create_by_lobby,
-    greedy_program,
-    join_by_link,
-    page_version,
-    post_program,
-    start_by_view,
-    text,
-)
+from tests.web_oog.helpers import create_by_lobby, join_by_link, post_program, start_by_view
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

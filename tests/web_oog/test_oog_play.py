@@ -11,28 +11,24 @@ from django.urls import reverse
 from games.actions import moves
 from games.engines.outofgears.text import describe
 from games.models import Move
-from tests.support.games import client_for, start_oog
+from tests.support.games import client_for, greedy_program, seat_of, snapshot, start_oog
+from tests.support.pages import page_version, text
 from tests.web_oog.helpers import (
     checked,
     create_by_lobby,
     error_text,
-    greedy_program,
     has_story_heading,
     join_by_link,
     offered,
-    page_version,
     plain,
     post_program,
     program,
     resolve_moves,
     revealed,
-    seat_of,
     sentence,
-    snapshot,
     start_by_view,
     story_section,
     submitted_line,
-    text,
 )
 
 COLOUR_NAMES = {1: "Red", 2: "Blue", 3: "Green", 4: "Yellow", 5: "Purple", 6: "Orange"}

@@ -8,16 +8,9 @@ import re
 
 import pytest
 
-from tests.support.games import client_for, start_oog
-from tests.web_oog.helpers import (
-    checked,
-    error_text,
-    page_version,
-    post_program,
-    program,
-    snapshot,
-    text,
-)
+from tests.support.games import client_for, snapshot, start_oog
+from tests.support.pages import page_version, text
+from tests.web_oog.helpers import checked, error_text, post_program, program
 
 pytestmark = pytest.mark.django_db
 

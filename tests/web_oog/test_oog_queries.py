@@ -9,9 +9,9 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.actions import moves
-from tests.support.games import client_for, start_oog
+from tests.support.games import client_for, greedy_program, seat_of, start_oog
 from tests.support.users import make_user
-from tests.web_oog.helpers import greedy_program, post_program, seat_of
+from tests.web_oog.helpers import post_program
 
 pytestmark = pytest.mark.django_db
 

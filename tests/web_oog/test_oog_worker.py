@@ -7,15 +7,14 @@ from django.urls import reverse
 
 from games.engines.outofgears import engine
 from games.models import Game, Move, Seat, Status
-from tests.support.games import client_for
+from tests.support.games import client_for, greedy_program
+from tests.support.pages import page_version, text
 from tests.support.waiting import wait_for
 from tests.web_oog.helpers import (
     create_by_lobby,
-    greedy_program,
     has_story_heading,
     join_by_link,
     offered,
-    page_version,
     post_program,
     resolve_moves,
     revealed,
@@ -23,7 +22,6 @@ from tests.web_oog.helpers import (
     start_by_view,
     story_section,
     submitted_line,
-    text,
     wait_for_turn_after,
 )
 
@@ -31,6 +29,7 @@ from tests.web_oog.helpers import (
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 
+@pytest.mark.long
 def test_three_friends_play_a_whole_game_each_turn_resolved_by_the_worker(
     celery_worker, alice, bob, carol
 ):
