@@ -428,6 +428,11 @@ GEARTABLE_STREAM_RECHECK_SECONDS = env_int("GEARTABLE_STREAM_RECHECK_SECONDS", 6
 # The threads a stream process runs its streams' reads on (who may listen, the game's version),
 # each holding one database connection: the process's connections are this many + 1 (LISTEN).
 GEARTABLE_STREAM_READ_THREADS = env_int("GEARTABLE_STREAM_READ_THREADS", 4, minimum=1)
+# The stream process (config/stream_settings.py) has only async views and middleware: its ASGI
+# handler runs a request's few synchronous parts on one thread shared by the process instead of
+# a thread per request, which an open stream would hold as long as its page (config/asgi.py).
+# Never for a process with a synchronous view: its requests would run one after another.
+GEARTABLE_ASGI_ASYNC_ONLY = False
 # Open streams one stream process holds at once for one logged-in user (six tabs each open one),
 # and for one client address (a household or an office behind one address; every stream counts
 # here, a visitor's too). One more is refused with 429 and the page polls instead: a stranger
