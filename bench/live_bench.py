@@ -6,7 +6,7 @@ Run: make bench-live   (= .venv/bin/python bench/live_bench.py [options]; --help
    game per 10 streams, each watched by its 2 seated players (their session cookie, as a page on
    the site's origin sends it) and 8 spectators without an account.
 2. Starts one stream process exactly as in production (uvicorn config.asgi, config/stream_settings,
-   the default keep-alive 20 s and recheck 600 s; only the per-address limit raised, every client
+   the default keep-alive 30 s and recheck 600 s; only the per-address limit raised, every client
    here being 127.0.0.1), with the open-files limit raised to the hard limit (client and server).
 3. Opens the streams from this process (asyncio, one raw HTTP/1.1 connection each, at most
    --concurrency opening at once), then measures the stream process from /proc: its RSS before
