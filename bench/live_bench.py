@@ -6,7 +6,7 @@ Run: make bench-live   (= .venv/bin/python bench/live_bench.py [options]; --help
    game per 10 streams, each watched by its 2 seated players (their session cookie, as a page on
    the site's origin sends it) and 8 spectators without an account.
 2. Starts one stream process exactly as in production (uvicorn config.asgi, config/stream_settings,
-   the default keep-alive 20 s and recheck 600 s; only the per-address limit raised, every client
+   the default keep-alive 30 s and recheck 600 s; only the per-address limit raised, every client
    here being 127.0.0.1), with the open-files limit raised to the hard limit (client and server).
 3. Opens the streams from this process (asyncio, one raw HTTP/1.1 connection each, at most
    --concurrency opening at once), then measures the stream process from /proc: its RSS before
@@ -181,6 +181,11 @@ class StreamProcess:
     def rss_mb(self) -> float:
         with open(f"/proc/{self.process.pid}/statm") as f:
             return int(f.read().split()[1]) * PAGE / 2**20
+
+    def threads(self) -> int:
+        """The process's threads (/proc: the event loop's, the readers', and any per stream)."""
+        with open(f"/proc/{self.process.pid}/status") as f:
+            return next(int(line.split()[1]) for line in f if line.startswith("Threads:"))
 
     def cpu_seconds(self) -> float:
         with open(f"/proc/{self.process.pid}/stat") as f:
@@ -394,7 +399,8 @@ async def run(args, games: list[dict], server: StreamProcess) -> dict:
     await asyncio.sleep(2)
     rss0 = server.rss_mb()
     res["rss_base_mb"] = rss0
-    log(f"RSS with {len(warm)} streams: {rss0:.0f} MB")
+    res["threads_base"] = server.threads()
+    log(f"RSS with {len(warm)} streams: {rss0:.0f} MB, {res['threads_base']} threads")
     streams = list(warm)
     for total in args.streams:
         want = total // per_game
@@ -407,8 +413,12 @@ async def run(args, games: list[dict], server: StreamProcess) -> dict:
             "streams": len(streams),
             "rss_mb": rss,
             "kb_per_stream": (rss - rss0) * 1024 / (len(streams) - len(warm)),
+            "threads": server.threads(),
         }
-        log(f"RSS with {len(streams)} streams: {rss:.0f} MB ({phase['kb_per_stream']:.1f} kB each)")
+        log(
+            f"RSS with {len(streams)} streams: {rss:.0f} MB ({phase['kb_per_stream']:.1f} kB"
+            f" each), {phase['threads']} threads"
+        )
         spy = None
         if args.profile and not res["phases"]:
             spy = subprocess.Popen(
@@ -431,23 +441,25 @@ async def run(args, games: list[dict], server: StreamProcess) -> dict:
 
 def report(res: dict, args) -> str:
     lines = [
-        "| open streams | RSS | per stream | idle CPU (one core) | commit → event p50 | p99 | max"
-        " | observations (missing) |",
-        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| open streams | threads | RSS | per stream | idle CPU (one core) | commit → event p50"
+        " | p99 | max | observations (missing) |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for p in res["phases"]:
         lat = p["latency"]
         lines.append(
-            f"| {p['streams']:,} | {p['rss_mb']:.0f} MB | {p['kb_per_stream']:.1f} kB "
+            f"| {p['streams']:,} | {p['threads']:,} | {p['rss_mb']:.0f} MB "
+            f"| {p['kb_per_stream']:.1f} kB "
             f"| {p['idle']['core_share'] * 100:.1f}% | {lat['p50_ms']:.1f} ms "
             f"| {lat['p99_ms']:.1f} ms | {lat['max_ms']:.1f} ms "
             f"| {lat['observations']:,} ({lat['missing']}) |"
         )
     lines.append("")
     lines.append(
-        f"Base RSS (Django loaded, listener up, 1 game's streams): {res['rss_base_mb']:.0f} MB. "
+        f"Base (Django loaded, listener up, 1 game's streams): {res['rss_base_mb']:.0f} MB, "
+        f"{res['threads_base']} threads. "
         f"Moves: {args.rate:g}/s for {args.seconds:g} s; idle window {args.idle_seconds:g} s; "
-        f"recheck every {args.recheck or 600} s, keep-alive every 20 s; "
+        f"recheck every {args.recheck or 600} s, keep-alive every {res['keepalive']} s; "
         f"commit itself p50 {res['phases'][0]['latency']['commit_p50_ms']:.1f} ms."
     )
     ms = res["poll_cpu_ms"]
@@ -499,6 +511,9 @@ def main() -> int:
     server = StreamProcess(env, Path("/tmp/geartable-live-bench-stream.log"))
     env["GEARTABLE_STREAM_URL"] = server.env["GEARTABLE_STREAM_URL"]  # the writer's events on
     setup_django(env)
+    from django.conf import settings
+
+    keepalive = settings.GEARTABLE_STREAM_KEEPALIVE_SECONDS  # the stream process's too
     games = seed(-(-most // (PLAYERS + SPECTATORS)))
     signal.signal(signal.SIGTERM, lambda *_: sys.exit(1))
     try:
@@ -506,6 +521,7 @@ def main() -> int:
         res = asyncio.run(run(args, games, server))
     finally:
         server.stop()
+    res["keepalive"] = keepalive
     res["poll_cpu_ms"] = poll_cpu_ms(games[0], args.poll_requests)
     res["loadavg_end"] = os.getloadavg()
     Path(args.json).write_text(json.dumps(res, indent=1))

@@ -419,15 +419,21 @@ if GEARTABLE_STREAM_URL not in ("", "/") and not GEARTABLE_STREAM_URL.startswith
         "GEARTABLE_STREAM_URL must be / or start with http:// or https://,"
         f" not {GEARTABLE_STREAM_URL!r}"
     )
-# A stream sends a keep-alive comment this often (seconds; proxies close a silent connection),
+# A stream sends a keep-alive comment this often (seconds; proxies close a silent connection:
+# 30 s is half the usual 60 s idle timeout, nginx's proxy_read_timeout and most load balancers'),
 # and checks again at least this often that its viewer may still see the game (the poll key's
 # grant, the session). A changed password, a deactivation or a lost seat ends the stream at
 # once (their commit sends an `access` event, games/live/events.py): this recheck is a safety net.
-GEARTABLE_STREAM_KEEPALIVE_SECONDS = env_int("GEARTABLE_STREAM_KEEPALIVE_SECONDS", 20, minimum=1)
+GEARTABLE_STREAM_KEEPALIVE_SECONDS = env_int("GEARTABLE_STREAM_KEEPALIVE_SECONDS", 30, minimum=1)
 GEARTABLE_STREAM_RECHECK_SECONDS = env_int("GEARTABLE_STREAM_RECHECK_SECONDS", 600, minimum=1)
 # The threads a stream process runs its streams' reads on (who may listen, the game's version),
 # each holding one database connection: the process's connections are this many + 1 (LISTEN).
 GEARTABLE_STREAM_READ_THREADS = env_int("GEARTABLE_STREAM_READ_THREADS", 4, minimum=1)
+# The stream process (config/stream_settings.py) has only async views and middleware: its ASGI
+# handler runs a request's few synchronous parts on one thread shared by the process instead of
+# a thread per request, which an open stream would hold as long as its page (config/asgi.py).
+# Never for a process with a synchronous view: its requests would run one after another.
+GEARTABLE_ASGI_ASYNC_ONLY = False
 # Open streams one stream process holds at once for one logged-in user (six tabs each open one),
 # and for one client address (a household or an office behind one address; every stream counts
 # here, a visitor's too). One more is refused with 429 and the page polls instead: a stranger

@@ -26,13 +26,19 @@ RECHECK = 600
 
 
 class StreamProcess:
-    def __init__(self, port: int, log: Path) -> None:
+    def __init__(self, port: int, log: Path, pid: int) -> None:
         self.port = port
+        self.pid = pid
         self.url = f"http://127.0.0.1:{port}"
         self.log = log
 
     def open(self, path: str, headers: dict | None = None, timeout: float = 20.0) -> Stream:
         return Stream(self.port, path, headers or {}, timeout)
+
+    def threads(self) -> int:
+        """The process's threads now (/proc)."""
+        with open(f"/proc/{self.pid}/status") as status:
+            return next(int(line.split()[1]) for line in status if line.startswith("Threads:"))
 
 
 class Stream:
@@ -196,7 +202,7 @@ def start_stream_process(
         stdout=log,
         stderr=subprocess.STDOUT,
     )
-    server = StreamProcess(port, log_path)
+    server = StreamProcess(port, log_path, process.pid)
 
     def answering() -> bool:
         if process.poll() is not None:

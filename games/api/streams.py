@@ -103,7 +103,7 @@ def _expired(row: ApiToken) -> bool:
     return row.expires is not None and row.expires <= timezone.now()
 
 
-def _drain(queue: asyncio.Queue) -> None:
+def _drain(queue: events.Inbox) -> None:
     """Events queued behind the one that woke the stream: one read answers them all."""
     while not queue.empty():
         queue.get_nowait()

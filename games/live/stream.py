@@ -19,6 +19,7 @@ connections and the listener's, and a read pays no connection set-up.
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
 import logging
 import random
@@ -31,7 +32,8 @@ from importlib import import_module
 import psycopg
 from asgiref.sync import sync_to_async
 from django.conf import settings
-from django.db import close_old_connections, connection
+from django.db import close_old_connections
+from django.db.utils import load_backend
 from django.http import HttpRequest, HttpResponse, StreamingHttpResponse
 
 from accounts.models import User
@@ -188,7 +190,7 @@ class Listener:
         self.ready: asyncio.Event | None = None
 
     async def wait_ready(self) -> bool:
-        if connection.vendor != "postgresql":
+        if not _postgresql():
             return True  # the in-process hub, fed at each commit of this process
         if self.task is None or self.task.done():
             self.ready = asyncio.Event()
@@ -238,6 +240,15 @@ class Listener:
                 self.ready.clear()
             await asyncio.sleep(delay * random.uniform(0.5, 1.5))
             delay = min(delay * 2, LISTEN_RETRY_SECONDS[1])
+
+
+@functools.cache
+def _postgresql() -> bool:
+    """Is the database PostgreSQL? Asked of the backend's class: `connection.vendor` in the
+    event loop's thread made a connection object for each stream (Django's connections are
+    per async context: one per request), kept as long as the stream (~8 kB, issue 36.4)."""
+    engine = settings.DATABASES["default"]["ENGINE"]
+    return load_backend(engine).DatabaseWrapper.vendor == "postgresql"
 
 
 # Database OPTIONS that Django's backend reads itself: not connection parameters.
@@ -446,12 +457,9 @@ def _behind(viewer: Viewer, event: dict | None) -> bool:
     )
 
 
-async def next_event(queue: asyncio.Queue) -> dict | None:
+async def next_event(queue: events.Inbox) -> dict | None:
     """The next event, or None after a keep-alive's time without one."""
-    try:
-        return await asyncio.wait_for(queue.get(), settings.GEARTABLE_STREAM_KEEPALIVE_SECONDS)
-    except TimeoutError:
-        return None
+    return await queue.get(settings.GEARTABLE_STREAM_KEEPALIVE_SECONDS)
 
 
 async def my_events(request: HttpRequest) -> HttpResponse:

@@ -9,6 +9,7 @@ from config.test_settings import *  # noqa: F403
 
 ROOT_URLCONF = stream_settings.ROOT_URLCONF
 MIDDLEWARE = stream_settings.MIDDLEWARE
+GEARTABLE_ASGI_ASYNC_ONLY = stream_settings.GEARTABLE_ASGI_ASYNC_ONLY
 DEBUG = False
 DATABASES["default"]["NAME"] = os.environ["STREAM_DATABASE"]  # noqa: F405
 # Its connections are named after its port, so that a test counts this process's connections
