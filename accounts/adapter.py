@@ -1,5 +1,5 @@
 """allauth, with Geartable's rules for names (accounts/names.py) applied to usernames, and its
-e-mails sent through the outbox (accounts/mail.py): a request never waits on SMTP."""
+e-mails sent through the outbox (games/account_mail.py): a request never waits on SMTP."""
 
 from __future__ import annotations
 
@@ -10,9 +10,10 @@ from allauth.core import context as allauth_context
 from django.conf import settings
 from django.http import HttpRequest
 
-from accounts import logins, mail
+from accounts import logins
 from accounts.names import check_name
 from config.addresses import client_address
+from games import account_mail as mail
 
 SITE_NAME = "Geartable"
 

@@ -1,9 +1,10 @@
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
 
-from accounts import push, tokens
+from accounts import tokens
 from accounts.models import TIME_ZONES, ApiToken, User
 from accounts.names import check_name
+from games import devices as push
 
 # The time zone lists of sign-up and the profile (issue 27.7): the zones most players live in
 # first, then the others by region; the legacy aliases (US/Eastern, Etc/GMT+5, EST5EDT, ...)

@@ -290,7 +290,7 @@ PUSH_TTL = env_int("PUSH_TTL", 86400, minimum=0)
 PUSH_EMAIL_FALLBACK = env_int("PUSH_EMAIL_FALLBACK", 600, minimum=1)
 # Devices one player may subscribe (older ones must be removed first).
 PUSH_DEVICES_PER_USER = env_int("PUSH_DEVICES_PER_USER", 10, minimum=1)
-# Subscription endpoints must be https on a push service's host, port 443 (accounts.push.push_url);
+# Subscription endpoints must be https on a push service's host, port 443 (games.devices.push_url);
 # http://127.0.0.1:<port> is allowed only with this on (DEBUG, the tests' push service).
 PUSH_ALLOW_LOOPBACK = env_bool("PUSH_ALLOW_LOOPBACK", DEBUG)
 # The daily digest goes out at this hour of each player's own time zone (0–23).

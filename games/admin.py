@@ -18,7 +18,12 @@ from django.utils import timezone
 from django.utils.html import format_html, format_html_join
 
 from config.admin import stuck_after
-from games import engines, moderation, services
+from games import (
+    admin_users,  # noqa: F401 (registers the players' admin: accounts/ has none)
+    engines,
+    moderation,
+    services,
+)
 from games.models import (
     TURN_TIMES,
     AccountMail,

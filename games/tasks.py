@@ -16,8 +16,7 @@ import logging
 
 from celery import shared_task
 
-from accounts import mail as account_mail
-from games import notifications, outbox, services
+from games import account_mail, notifications, outbox, services
 
 log = logging.getLogger(__name__)
 

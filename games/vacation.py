@@ -1,7 +1,7 @@
 """Vacation in play: a game's deadline waits for a player who is away, their turn e-mails wait
 for their return, and a moderator may exempt a game that cannot wait (docs/vacation.md).
 
-The allowance and the player's own dates are accounts/vacation.py's; this module is what they
+The allowance and the player's own dates are games/vacation_dates.py's; this module is what they
 do to games, called from a few hooks: `hold_deadline` in services.expire_turn (under the game's
 row lock), `hold_for_return` and `skip_digest` in the notifications' delivery, `away_seats` in
 the game pages, and `take` / `come_back` from the profile. A moderator's exemption of a game
@@ -16,9 +16,9 @@ from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
 
-from accounts import vacation as allowance
 from accounts.models import User
 from games import effects, outbox
+from games import vacation_dates as allowance
 from games.models import Digest, Game, Notification, Push, Seat, Status
 
 # What a held e-mail's row says while it waits (its `error`, shown in the admin's outbox).

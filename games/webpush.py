@@ -24,8 +24,8 @@ from pywebpush import WebPushException, webpush
 from requests.adapters import HTTPAdapter
 
 from accounts.models import PushSubscription
-from accounts.push import PushError, PushURL, push_url
 from games import effects, outbox
+from games.devices import PushError, PushURL, push_url
 from games.models import Invitation, Notification, Push
 
 TASK = "games.tasks.send_push"
@@ -39,7 +39,7 @@ class Gone(Exception):
 
 
 class Refused(Exception):
-    """The endpoint is not one the server may POST to (`accounts.push.push_url`, the outbound
+    """The endpoint is not one the server may POST to (`games.devices.push_url`, the outbound
     push URL right): nothing was sent, and nothing will be (not retried)."""
 
 

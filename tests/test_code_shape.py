@@ -56,15 +56,15 @@ URL_READERS = re.compile(
     r"|^\s*(from|import) (urllib3|urllib\.parse|rfc3986|requests\.models|requests\.utils)\b",
     re.M,
 )
-# Who may read a URL, and which: the push endpoints are accounts/push.py's alone.
+# Who may read a URL, and which: the push endpoints are games/devices.py's alone.
 URL_READING = {
-    "accounts/push.py": "push endpoints: push_url, the outbound push URL right",
+    "games/devices.py": "push endpoints: push_url, the outbound push URL right",
     "games/notifications.py": "SITE_URL's host, the e-mails' Message-ID domain",
 }
 
 
 def test_the_outbound_push_url_is_decided_in_one_place():
-    """Issue 34.1: `accounts.push.push_url` is the one reading of a push endpoint, with the
+    """Issue 34.1: `games.devices.push_url` is the one reading of a push endpoint, with the
     sender's parser; the subscribe door stores what it returns and the sender calls it again,
     on the request itself (`games.webpush.CheckedAdapter`). No other module reads a URL of its
     own (a second reading is how `\\` once meant one host to urlsplit and another to urllib3),
@@ -79,7 +79,7 @@ def test_the_outbound_push_url_is_decided_in_one_place():
     assert readers == set(URL_READING)
     assert "endpoint" not in sources["games/notifications.py"].replace("webpush", "")
     defined = [name for name, text in sources.items() if re.search(r"^def push_url\(", text, re.M)]
-    assert defined == ["accounts/push.py"]
+    assert defined == ["games/devices.py"]
     senders = {name for name, text in sources.items() if re.search(r"\bwebpush\(", text)}
     assert senders == {"games/webpush.py"}
     sender = sources["games/webpush.py"]

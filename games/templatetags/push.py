@@ -3,7 +3,7 @@
 from django import template
 from django.conf import settings
 
-from accounts import push
+from games import devices as push
 
 register = template.Library()
 

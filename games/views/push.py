@@ -12,7 +12,7 @@ from django.http.request import RawPostDataException
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from accounts import push
+from games import devices as push
 
 BODY_MAX = 4096  # a subscription is a few hundred bytes
 

@@ -1,4 +1,4 @@
-"""allauth's e-mails go through the outbox (accounts/mail.py): a sign-up or a password reset
+"""allauth's e-mails go through the outbox (games/account_mail.py): a sign-up or a password reset
 while the SMTP server is down succeeds, and the confirmation arrives when it is back. With the
 real SMTP client against a real socket (nobody listening, then aiosmtpd); tasks run eagerly
 after commit, the sweep retries."""

@@ -11,8 +11,8 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.utils import timezone
 
-from accounts import vacation as allowance
 from games import moderation, outbox, services, vacation
+from games import vacation_dates as allowance
 from games.models import Game, ModerationAction, Move, Notification, Outgoing
 from tests.notify.helpers import Note, notes, play_turn, seat_of, seat_to_act, submit_program
 from tests.support.games import start_geared, start_oog

@@ -1,6 +1,6 @@
 from django.urls import path
 
-from accounts import views
+from games.views import profile as views
 from games.views import push, unsubscribe, vacation
 
 urlpatterns = [
