@@ -142,7 +142,8 @@ ACCOUNT_LOGOUT_ON_GET = False
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Geartable] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if SITE_URL.startswith("https://") else "http"
 ACCOUNT_PRESERVE_USERNAME_CASING = False
-ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"  # the name rules of accounts/names.py
+# accounts/adapter.py's rules (names, the log-in lock), its e-mails through the outbox
+ACCOUNT_ADAPTER = "games.account_mail.AccountAdapter"
 ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}  # with the time zone (issue 27.7)
 # A password reset for an address without an account sends nothing (allauth's default mails it
 # "you have no account"): the form cannot be used to mail strangers, and says the same either way.

@@ -9,8 +9,13 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         # Register the Celery tasks in every process (web, worker, beat): games.effects queues
         # them by name, so that the write path imports no task module.
-        from games import live, tasks  # noqa: F401
-        from games.models import Seat
+        from accounts import game_side
+        from games import live, players, tasks  # noqa: F401
+        from games.models import BotKind, Seat
+
+        # What an account's rules ask of play (accounts/game_side.py): accounts imports
+        # nothing of games.
+        game_side.register(bot_names=tuple(BotKind.labels), has_played=players.has_played)
 
         # The live check's grant (games/live.py) follows every saved user and seat.
         post_save.connect(live.user_saved, sender="accounts.User", dispatch_uid="live-user")

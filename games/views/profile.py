@@ -6,8 +6,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from accounts import bots, tokens
-from accounts.forms import BotForm, ProfileForm, TokenForm
+from accounts.forms import BotForm, TokenForm
 from accounts.middleware import remember_time_zone
+from games.forms import ProfileForm
 from games.views.players import following_context
 from games.views.vacation import vacation_context
 

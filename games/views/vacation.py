@@ -8,10 +8,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from accounts.forms import ProfileForm, VacationForm
 from accounts.models import User
 from games import vacation as play  # what a vacation does to games
 from games import vacation_dates as rules
+from games.forms import ProfileForm, VacationForm
 
 
 def vacation_context(user: User, form: VacationForm | None = None, error: str = "") -> dict:
