@@ -1,3 +1,7 @@
+"""The game side's paths under /accounts/ (config/urls.py, next to allauth's): the profile and
+its forms, the devices for push, the e-mails' unsubscribe link. accounts/ has no pages of its
+own but allauth's."""
+
 from django.urls import path
 
 from games.views import profile as views

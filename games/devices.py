@@ -242,6 +242,11 @@ def same_keys(row: PushSubscription, keys: Keys) -> bool:
     return hmac.compare_digest(f"{row.p256dh}.{row.auth}", f"{keys.p256dh}.{keys.auth}")
 
 
+def of(user: User) -> list[PushSubscription]:
+    """The player's devices, newest first (the profile's list)."""
+    return list(PushSubscription.objects.filter(user=user))
+
+
 def unsubscribe(user: User, *, endpoint: str | None = None, pk: int | None = None) -> int:
     """Remove one of the player's devices (by its endpoint, or its id from the profile)."""
     rows = PushSubscription.objects.filter(user=user)

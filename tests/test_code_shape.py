@@ -85,7 +85,7 @@ def test_the_outbound_push_url_is_decided_in_one_place():
     sender = sources["games/webpush.py"]
     assert "push_url(" in sender and "requests_session=session" in sender
     assert sender.count("CheckedAdapter()") == 2  # https:// and http://
-    assert "push.push_url(" in sources["games/views/push.py"]
+    assert "devices.push_url(" in sources["games/views/push.py"]
 
 
 ROOT = GAMES.parent

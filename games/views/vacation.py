@@ -60,5 +60,5 @@ def vacation(request: HttpRequest) -> HttpResponse:
             "form": ProfileForm(instance=user),
             **vacation_context(user, form if form.is_bound else None, exc.message),
         }
-        return render(request, "accounts/profile.html", context, status=exc.status)
+        return render(request, "games/profile.html", context, status=exc.status)
     return redirect("profile")
