@@ -258,5 +258,6 @@ def unsubscribe(user: User, *, endpoint: str | None = None, pk: int | None = Non
 
 
 def enabled() -> bool:
-    """Push is on when the site has its VAPID keys."""
-    return bool(settings.VAPID_PUBLIC_KEY)
+    """Push is on when the site has its VAPID key pair (settings refuses one key alone): the
+    one answer of the profile, the subscribe door and the sender (games/webpush.py)."""
+    return bool(settings.VAPID_PUBLIC_KEY and settings.VAPID_PRIVATE_KEY)

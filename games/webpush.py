@@ -25,7 +25,7 @@ from requests.adapters import HTTPAdapter
 
 from accounts.models import PushSubscription
 from games import effects, outbox
-from games.devices import PushError, PushURL, push_url
+from games.devices import PushError, PushURL, enabled, push_url
 from games.models import Invitation, Notification, Push
 
 TASK = "games.tasks.send_push"
@@ -64,10 +64,6 @@ class CheckedAdapter(HTTPAdapter):
             url = request.url[:200]
             raise Refused(f"Not sent: the request's URL is not one a push may go to: {url}")
         return super().send(request, *args, **kwargs)
-
-
-def enabled() -> bool:
-    return bool(settings.VAPID_PUBLIC_KEY and settings.VAPID_PRIVATE_KEY)
 
 
 # The profile's grid cell that governs each kind on devices (absent: the device's own switch
