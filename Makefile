@@ -55,7 +55,8 @@ services-check: $(VENV)/.dev
 	@$(PY) tests/check_services.py
 
 # lint-imports: the import contracts of pyproject.toml ([tool.importlinter]), the map of
-# docs/code-map.md: engines pure, layers that import only downwards, no circle.
+# docs/code-map.md: engines pure, layers that import only downwards, no circle, accounts/
+# importing nothing of games/.
 lint: $(VENV)/.dev
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .

@@ -1,16 +1,19 @@
-"""allauth, with Geartable's rules for names (accounts/names.py) applied to usernames, and its
-e-mails sent through the outbox (accounts/mail.py): a request never waits on SMTP."""
+"""allauth, with Geartable's rules for names (accounts/names.py) applied to usernames, the
+log-in lock keyed on the account (accounts/logins.py) and the time zone chosen at sign-up.
+
+Its e-mails go through the outbox: that is the site's adapter, games/notifications/account_mail.py's
+subclass of this one (settings.ACCOUNT_ADAPTER), since the outbox is the game side's and
+accounts/ imports nothing of games."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from allauth.account.adapter import DefaultAccountAdapter
-from allauth.core import context as allauth_context
 from django.conf import settings
 from django.http import HttpRequest
 
-from accounts import logins, mail
+from accounts import logins
 from accounts.names import check_name
 from config.addresses import client_address
 
@@ -52,11 +55,3 @@ class AccountAdapter(DefaultAccountAdapter):
         if zone:
             user.time_zone = zone
         return super().save_user(request, user, form, commit=commit)
-
-    def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
-        """Render as allauth does, then write it down instead of sending it now."""
-        request = allauth_context.request
-        ctx = {"request": request, "email": email}
-        ctx.update(context)
-        ctx["current_site"] = site()  # allauth's forms pass the request's host: the site's name
-        mail.queue(template_prefix, self.render_mail(template_prefix, email, ctx))

@@ -15,13 +15,12 @@ many at once), and an owner locked out of logging in is locked out here too.
 from __future__ import annotations
 
 from django.db import transaction
-from django.db.models import Q
 from django.http import HttpRequest
 from django.utils import timezone
 
 from accounts import logins
+from accounts.game_side import game_side
 from accounts.models import User
-from games.models import Seat
 
 LOCKED = "Too many wrong passwords: try again in a few minutes."
 
@@ -42,7 +41,7 @@ def why_not(account: User) -> str:
         return "A moderator's account cannot be a bot."
     if account.is_suspended:
         return "A suspended account cannot become a bot."
-    if Seat.objects.filter(Q(user=account) | Q(replaced_user=account)).exists():
+    if game_side().has_played(account):
         return (
             "This account has sat at a table: its games and rating are a person's, so it "
             "cannot become a bot."

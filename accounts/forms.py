@@ -1,9 +1,8 @@
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
 
-from accounts import push, tokens
+from accounts import tokens
 from accounts.models import TIME_ZONES, ApiToken, User
-from accounts.names import check_name
 
 # The time zone lists of sign-up and the profile (issue 27.7): the zones most players live in
 # first, then the others by region; the legacy aliases (US/Eastern, Etc/GMT+5, EST5EDT, ...)
@@ -91,80 +90,6 @@ class SignupForm(AllauthSignupForm):
         # Guessed only on a fresh form: after an error the player's own choice stays.
         self.fields["time_zone"] = time_zone_field("UTC", guess=not self.is_bound)
         self.fields["time_zone"].required = False  # left out (a script-less client): UTC
-
-
-# The profile's grid (docs/notifications.md): one row per kind, its push, e-mail and digest
-# cells (None: no such choice for that kind).
-GRID = [
-    ("Your turn, a turn resolved", "push_turn", "notify_turn", "email_digest"),
-    ("Game over", "push_game_over", "email_game_over", None),
-    ("Invitation, rematch offer", "push_invitation", "notify_invitation", None),
-    ("Deadline reminder", "push_reminder", "notify_reminder", None),
-]
-PUSH_FIELDS = {row[1] for row in GRID}
-GRID_FIELDS = {name for row in GRID for name in row[1:] if name}
-
-
-class ProfileForm(forms.ModelForm):
-    class Meta:
-        model = User
-        fields = [
-            "display_name",
-            "time_zone",
-            "push_turn",
-            "notify_turn",
-            "email_digest",
-            "push_game_over",
-            "email_game_over",
-            "push_invitation",
-            "notify_invitation",
-            "push_reminder",
-            "notify_reminder",
-            "email_with_push",
-            "only_known_inviters",
-            "turn_sound",
-        ]
-
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        if not push.enabled():  # no notifications on devices: nothing to choose
-            for name in PUSH_FIELDS | {"email_with_push"}:
-                del self.fields[name]
-        self.fields["email_digest"].label = "Daily digest instead of e-mail for your turn"
-        self.fields["time_zone"] = time_zone_field(self.instance.time_zone)
-
-    def grid(self) -> list[tuple]:
-        """(kind, its push, e-mail and digest fields: bound, or None) per row of the grid."""
-        return [
-            (kind, *(self[name] if name in self.fields else None for name in cells))
-            for kind, *cells in GRID
-        ]
-
-    def other_fields(self) -> list:
-        """The fields shown before the grid (email_with_push, about the grid, after it)."""
-        return [f for f in self if f.name not in GRID_FIELDS and f.name != "email_with_push"]
-
-    def clean_display_name(self):
-        name = self.cleaned_data["display_name"]
-        if self.instance.is_suspended and name != self.instance.display_name:
-            raise forms.ValidationError(
-                "Your account is suspended: you cannot change your display name."
-            )
-        if not name:
-            return name  # the username is shown instead
-        return check_name(name, user=self.instance)
-
-
-class VacationForm(forms.Form):
-    until = forms.DateField(
-        label="Away until",
-        help_text="The last day you are away (your time zone). Your games' deadlines wait for you.",
-        widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
-        error_messages={
-            "required": "Choose the last day you are away.",
-            "invalid": "Give the date as YYYY-MM-DD.",
-        },
-    )
 
 
 class TokenForm(forms.Form):

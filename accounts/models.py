@@ -92,7 +92,7 @@ class User(AbstractUser):
     )
     suspension_reason = models.CharField(max_length=500, blank=True)
 
-    # On vacation (accounts/vacation.py): the last day away, as the player chose it, and the
+    # On vacation (games/vacation_dates.py): the last day away, as the player chose it, and the
     # moment they are back (the midnight after it, in their time zone). Kept on the user so
     # that a game page and a deadline check read it with the seats they already load.
     away_until = models.DateField(null=True, blank=True)

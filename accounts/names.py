@@ -8,8 +8,8 @@ import unicodedata
 from django.core.exceptions import ValidationError
 from django.db.models import Q
 
+from accounts.game_side import game_side
 from accounts.models import User
-from games.models import BotKind
 
 NAME_MAX_LENGTH = 30
 # Words the pages and e-mails use for someone else: a player called so would pass for them.
@@ -98,8 +98,8 @@ def keep_skeletons(sender, instance, **kwargs) -> None:
 
 
 def _is_bot_name(key: str) -> bool:
-
-    labels = "|".join(re.escape(label.casefold()) for label in BotKind.labels)
+    """Does the name pass for one of the site's bots ("Random bot 2", or "bot 3")?"""
+    labels = "|".join(re.escape(label.casefold()) for label in game_side().bot_names)
     return re.fullmatch(rf"(?:{labels})(?: ?\d+)?|bot(?: ?\d+)?", key) is not None
 
 

@@ -142,7 +142,8 @@ ACCOUNT_LOGOUT_ON_GET = False
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[Geartable] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = "https" if SITE_URL.startswith("https://") else "http"
 ACCOUNT_PRESERVE_USERNAME_CASING = False
-ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"  # the name rules of accounts/names.py
+# accounts/adapter.py's rules (names, the log-in lock), its e-mails through the outbox
+ACCOUNT_ADAPTER = "games.notifications.account_mail.AccountAdapter"
 ACCOUNT_FORMS = {"signup": "accounts.forms.SignupForm"}  # with the time zone (issue 27.7)
 # A password reset for an address without an account sends nothing (allauth's default mails it
 # "you have no account"): the form cannot be used to mail strangers, and says the same either way.
@@ -290,8 +291,9 @@ PUSH_TTL = env_int("PUSH_TTL", 86400, minimum=0)
 PUSH_EMAIL_FALLBACK = env_int("PUSH_EMAIL_FALLBACK", 600, minimum=1)
 # Devices one player may subscribe (older ones must be removed first).
 PUSH_DEVICES_PER_USER = env_int("PUSH_DEVICES_PER_USER", 10, minimum=1)
-# Subscription endpoints must be https on a push service's host, port 443 (accounts.push.push_url);
-# http://127.0.0.1:<port> is allowed only with this on (DEBUG, the tests' push service).
+# Subscription endpoints must be https on a push service's host, port 443
+# (games.notifications.devices.push_url); http://127.0.0.1:<port> is allowed only with this on
+# (DEBUG, the tests' push service).
 PUSH_ALLOW_LOOPBACK = env_bool("PUSH_ALLOW_LOOPBACK", DEBUG)
 # The daily digest goes out at this hour of each player's own time zone (0–23).
 GEARTABLE_DIGEST_HOUR = env_int("GEARTABLE_DIGEST_HOUR", 7, minimum=0)

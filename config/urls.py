@@ -13,7 +13,7 @@ urlpatterns = [
     path("healthz/", site.healthz, name="healthz"),
     path("rules/", site.rules, name="rules"),
     path("rules/<slug:game>/", site.rules_game, name="rules_game"),
-    path("accounts/", include("accounts.urls")),
+    path("accounts/", include("games.account_urls")),
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),
     path("api/v1/docs", api.docs, name="api_docs"),

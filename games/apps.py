@@ -9,9 +9,15 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         # Register the Celery tasks in every process (web, worker, beat): games.effects queues
         # them by name, so that the write path imports no task module.
+        from accounts import game_side
         from games import tasks  # noqa: F401
         from games.live import cache as live
-        from games.models import Game, Seat, shown
+        from games.models import BotKind, Game, Seat, shown
+        from games.reads import players
+
+        # What an account's rules ask of play (accounts/game_side.py): accounts imports
+        # nothing of games.
+        game_side.register(bot_names=tuple(BotKind.labels), has_played=players.has_played)
 
         # The live check's cached state (games/live/cache.py) follows every saved game, and its
         # grant every saved user and seat.

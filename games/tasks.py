@@ -16,9 +16,8 @@ import logging
 
 from celery import shared_task
 
-from accounts import mail as account_mail
 from games.actions import deadlines, moves
-from games.notifications import digest, email, outbox, push_delivery
+from games.notifications import account_mail, digest, email, outbox, push_delivery
 from games.reads import due
 
 log = logging.getLogger(__name__)

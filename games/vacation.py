@@ -1,7 +1,7 @@
 """Vacation in play: a game's deadline waits for a player who is away, their turn e-mails wait
 for their return, and a moderator may exempt a game that cannot wait (docs/vacation.md).
 
-The allowance and the player's own dates are accounts/vacation.py's; this module is what they
+The allowance and the player's own dates are games/vacation_dates.py's; this module is what they
 do to games while it lasts, called from a few hooks: `hold_deadline` in
 actions.deadlines.expire_turn (under the game's row lock), `hold_for_return` and `skip_digest`
 in the notifications' delivery, `away_seats` in the game pages. Taking and ending a vacation
@@ -16,8 +16,8 @@ from datetime import datetime, timedelta
 from django.db.models import F
 from django.utils import timezone
 
-from accounts import vacation as allowance
 from accounts.models import User
+from games import vacation_dates as allowance
 from games.models import Digest, Game, Notification, Push, Seat, Status
 from games.notifications import outbox
 

@@ -5,9 +5,14 @@ import re
 import pytest
 from allauth.account.models import EmailAddress
 from django.core import mail
+from django.core.exceptions import ImproperlyConfigured
 from django.urls import reverse
 
+from accounts import game_side
 from accounts.models import User
+from accounts.names import check_name
+from games.models import BotKind
+from games.reads import players
 from tests.support.users import PASSWORD
 
 pytestmark = pytest.mark.django_db
@@ -201,3 +206,15 @@ def test_without_a_proxy_a_forwarded_for_header_is_ignored(client, settings):
     assert LOCKED not in _fail_login(client, 10, "203.0.113.1").content.decode()
     # Changing the (spoofable) header does not make a new client.
     assert LOCKED in _fail_login(client, 1, "203.0.113.2").content.decode()
+
+
+def test_accounts_asks_play_of_the_game_side_which_answers_in_its_ready(monkeypatch):
+    """accounts/ imports nothing of games (issue 35.4): the bots' labels (names) and "has this
+    account sat at a table" (bots) are handed in by games/apps.py. Asked before the game side
+    answered, it is an error, never a guess that lets a name or a bot through."""
+    side = game_side.game_side()
+    assert side.bot_names == tuple(BotKind.labels)
+    assert side.has_played is players.has_played
+    monkeypatch.setattr(game_side, "_answer", [])
+    with pytest.raises(ImproperlyConfigured):
+        check_name("Greedy bot 2")

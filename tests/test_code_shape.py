@@ -58,18 +58,18 @@ URL_READERS = re.compile(
     r"|^\s*(from|import) (urllib3|urllib\.parse|rfc3986|requests\.models|requests\.utils)\b",
     re.M,
 )
-# Who may read a URL, and which: the push endpoints are accounts/push.py's alone.
+# Who may read a URL, and which: the push endpoints are games/notifications/devices.py's alone.
 URL_READING = {
-    "accounts/push.py": "push endpoints: push_url, the outbound push URL right",
+    "games/notifications/devices.py": "push endpoints: push_url, the outbound push URL right",
     "games/notifications/email.py": "SITE_URL's host, the e-mails' Message-ID domain",
 }
 
 
 def test_the_outbound_push_url_is_decided_in_one_place():
-    """Issue 34.1: `accounts.push.push_url` is the one reading of a push endpoint, with the
-    sender's parser; the subscribe door stores what it returns and the sender calls it again,
-    on the request itself (`games.notifications.push.CheckedAdapter`). No other module reads a URL
-    of its own (a second reading is how `\\` once meant one host to urlsplit and another to
+    """Issue 34.1: `games.notifications.devices.push_url` is the one reading of a push endpoint,
+    with the sender's parser; the subscribe door stores what it returns and the sender calls it
+    again, on the request itself (`games.notifications.push.CheckedAdapter`). No other module reads
+    a URL of its own (a second reading is how `\\` once meant one host to urlsplit and another to
     urllib3), and only games/notifications/push.py sends a push."""
     sources = {
         p.relative_to(GAMES.parent).as_posix(): p.read_text()
@@ -82,13 +82,13 @@ def test_the_outbound_push_url_is_decided_in_one_place():
     for job in ("queueing", "email", "push_delivery", "digest"):
         assert "endpoint" not in sources[f"games/notifications/{job}.py"].replace("webpush", "")
     defined = [name for name, text in sources.items() if re.search(r"^def push_url\(", text, re.M)]
-    assert defined == ["accounts/push.py"]
+    assert defined == ["games/notifications/devices.py"]
     senders = {name for name, text in sources.items() if re.search(r"\bwebpush\(", text)}
     assert senders == {"games/notifications/push.py"}
     sender = sources["games/notifications/push.py"]
     assert "push_url(" in sender and "requests_session=session" in sender
     assert sender.count("CheckedAdapter()") == 2  # https:// and http://
-    assert "push.push_url(" in sources["games/views/push.py"]
+    assert "devices.push_url(" in sources["games/views/push.py"]
 
 
 ROOT = GAMES.parent

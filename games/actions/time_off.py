@@ -1,7 +1,7 @@
 """A player going away and coming back (docs/vacation.md): the profile's vacation set, changed or
 ended, and what it does to their games at once: paused deadlines moved (each game under its
 lock), held e-mails released, open pages told. The allowance and the dates are
-accounts/vacation.py's; what a vacation holds while it lasts is games/vacation.py's."""
+games/vacation_dates.py's; what a vacation holds while it lasts is games/vacation.py's."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ from datetime import date, datetime
 from django.db import transaction
 from django.utils import timezone
 
-from accounts import vacation as allowance
 from accounts.models import User
 from games import effects
+from games import vacation_dates as allowance
 from games.models import Game, Notification, Push, Seat, Status
 from games.notifications import outbox
 from games.vacation import HELD, _fallback, is_away, is_paused_for

@@ -24,10 +24,10 @@ from pywebpush import WebPushException, webpush
 from requests.adapters import HTTPAdapter
 
 from accounts.models import PushSubscription
-from accounts.push import PushError, PushURL, push_url
 from games import effects
 from games.models import Invitation, Notification, Push
 from games.notifications import outbox
+from games.notifications.devices import PushError, PushURL, enabled, push_url
 
 TASK = "games.tasks.send_push"
 # Pushes that wake the phone at once; the others may wait for its next wake-up (RFC 8030 5.3).
@@ -40,8 +40,8 @@ class Gone(Exception):
 
 
 class Refused(Exception):
-    """The endpoint is not one the server may POST to (`accounts.push.push_url`, the outbound
-    push URL right): nothing was sent, and nothing will be (not retried)."""
+    """The endpoint is not one the server may POST to (`games.notifications.devices.push_url`, the
+    outbound push URL right): nothing was sent, and nothing will be (not retried)."""
 
 
 def target(endpoint: str) -> PushURL:
@@ -65,10 +65,6 @@ class CheckedAdapter(HTTPAdapter):
             url = request.url[:200]
             raise Refused(f"Not sent: the request's URL is not one a push may go to: {url}")
         return super().send(request, *args, **kwargs)
-
-
-def enabled() -> bool:
-    return bool(settings.VAPID_PUBLIC_KEY and settings.VAPID_PRIVATE_KEY)
 
 
 # The profile's grid cell that governs each kind on devices (absent: the device's own switch

@@ -18,6 +18,12 @@ SUGGESTED = 12
 # --- a player's games ---------------------------------------------------------------------------
 
 
+def has_played(user: User) -> bool:
+    """Has this account ever sat at a table, or been replaced at one? (An account that has
+    cannot become a bot: accounts/bots.py asks through accounts.game_side.)"""
+    return Seat.objects.filter(Q(user=user) | Q(replaced_user=user)).exists()
+
+
 def recent_games(player: User, viewer, page: int) -> tuple[list[dict], bool]:
     """One page of the player's games in play and finished, newest first, and whether there are
     older ones. Only what the viewer may see: a public game, or one the viewer sits (or sat) in

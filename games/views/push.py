@@ -12,7 +12,7 @@ from django.http.request import RawPostDataException
 from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
-from accounts import push
+from games.notifications import devices
 
 BODY_MAX = 4096  # a subscription is a few hundred bytes
 
@@ -24,29 +24,29 @@ def _refuse(message: str, status: int = 400) -> JsonResponse:
 def _json(request: HttpRequest) -> object:
     # A form's body has been read as a form already (the CSRF check reads it): only JSON here.
     if request.content_type != "application/json":
-        raise push.PushError("Send the subscription as JSON (application/json).")
+        raise devices.PushError("Send the subscription as JSON (application/json).")
     try:
         body = request.body
     except RawPostDataException:
-        raise push.PushError("Send the subscription as JSON (application/json).") from None
+        raise devices.PushError("Send the subscription as JSON (application/json).") from None
     if len(body) > BODY_MAX:
-        raise push.PushError("The subscription is too long.")
+        raise devices.PushError("The subscription is too long.")
     try:
         return json.loads(body or b"null")
     except (UnicodeDecodeError, ValueError):
-        raise push.PushError("Send the subscription as JSON.") from None
+        raise devices.PushError("Send the subscription as JSON.") from None
 
 
 @login_required
 @require_POST
 def subscribe(request: HttpRequest) -> JsonResponse:
     """Store this device's subscription: 201 with its id, or 400 with why (nothing stored)."""
-    if not push.enabled():
+    if not devices.enabled():
         return _refuse("Notifications on devices are not set up on this site.", 404)
     try:
-        keys = push.parse(_json(request))
-        row = push.subscribe(request.user, keys, request.headers.get("User-Agent", ""))
-    except push.PushError as exc:
+        keys = devices.parse(_json(request))
+        row = devices.subscribe(request.user, keys, request.headers.get("User-Agent", ""))
+    except devices.PushError as exc:
         return _refuse(exc.message, exc.status)
     return JsonResponse({"id": row.pk, "device": row.device}, status=201)
 
@@ -58,16 +58,16 @@ def unsubscribe(request: HttpRequest) -> JsonResponse:
     (another's endpoint: nothing removed)."""
     try:
         data = _json(request)
-        endpoint = push.push_url(data.get("endpoint") if isinstance(data, dict) else None).url
-    except push.PushError as exc:
+        endpoint = devices.push_url(data.get("endpoint") if isinstance(data, dict) else None).url
+    except devices.PushError as exc:
         return _refuse(exc.message, exc.status)
-    return JsonResponse({"removed": push.unsubscribe(request.user, endpoint=endpoint)})
+    return JsonResponse({"removed": devices.unsubscribe(request.user, endpoint=endpoint)})
 
 
 @login_required
 @require_POST
 def remove_device(request: HttpRequest, device_id: int) -> HttpResponse:
     """The profile's remove button: one of the player's own devices (another's: nothing)."""
-    if push.unsubscribe(request.user, pk=device_id):
+    if devices.unsubscribe(request.user, pk=device_id):
         messages.success(request, "That device gets no more notifications.")
     return redirect("profile")

@@ -29,16 +29,16 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     try:
         mail_key, preference = read_unsubscribe_token(token)
     except signing.BadSignature:
-        return render(request, "accounts/unsubscribe.html", {"invalid": True}, status=400)
+        return render(request, "games/unsubscribe.html", {"invalid": True}, status=400)
     user = User.objects.filter(mail_key=mail_key, is_active=True).first()
     if user is None:
-        return render(request, "accounts/unsubscribe.html", {"invalid": True}, status=400)
+        return render(request, "games/unsubscribe.html", {"invalid": True}, status=400)
     done = request.method == "POST"
     if done and getattr(user, preference):
         setattr(user, preference, False)
         user.save(update_fields=[preference])
     return render(
         request,
-        "accounts/unsubscribe.html",
+        "games/unsubscribe.html",
         {"label": PREFERENCE_LABELS[preference], "who": user, "done": done},
     )

@@ -8,10 +8,10 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_POST
 
-from accounts import vacation as rules
-from accounts.forms import ProfileForm, VacationForm
 from accounts.models import User
+from games import vacation_dates as rules
 from games.actions import time_off  # what a vacation does to games
+from games.forms import ProfileForm, VacationForm
 
 
 def vacation_context(user: User, form: VacationForm | None = None, error: str = "") -> dict:
@@ -60,5 +60,5 @@ def vacation(request: HttpRequest) -> HttpResponse:
             "form": ProfileForm(instance=user),
             **vacation_context(user, form if form.is_bound else None, exc.message),
         }
-        return render(request, "accounts/profile.html", context, status=exc.status)
+        return render(request, "games/profile.html", context, status=exc.status)
     return redirect("profile")

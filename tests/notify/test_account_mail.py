@@ -1,6 +1,6 @@
-"""allauth's e-mails go through the outbox (accounts/mail.py): a sign-up or a password reset
-while the SMTP server is down succeeds, and the confirmation arrives when it is back. With the
-real SMTP client against a real socket (nobody listening, then aiosmtpd); tasks run eagerly
+"""allauth's e-mails go through the outbox (games/notifications/account_mail.py): a sign-up or a
+password reset while the SMTP server is down succeeds, and the confirmation arrives when it is back.
+With the real SMTP client against a real socket (nobody listening, then aiosmtpd); tasks run eagerly
 after commit, the sweep retries."""
 
 from __future__ import annotations

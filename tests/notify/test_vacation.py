@@ -11,8 +11,8 @@ from zoneinfo import ZoneInfo
 import pytest
 from django.utils import timezone
 
-from accounts import vacation as allowance
 from games import vacation
+from games import vacation_dates as allowance
 from games.actions import deadlines, moderation, time_off
 from games.models import Game, ModerationAction, Move, Notification, Outgoing
 from games.notifications import digest as digests

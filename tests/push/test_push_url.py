@@ -1,7 +1,7 @@
-"""The outbound push URL right (issue 34.1): `accounts.push.push_url`, the one function the
-subscribe door and the sender call. An endpoint is read as the sender reads it (requests
-prepares the URL, urllib3 takes the host and port from it) and must mean the same in a strict
-reading; only a push service's host on https and port 443 passes (http on loopback only with
+"""The outbound push URL right (issue 34.1): `games.notifications.devices.push_url`, the one
+function the subscribe door and the sender call. An endpoint is read as the sender reads it
+(requests prepares the URL, urllib3 takes the host and port from it) and must mean the same in a
+strict reading; only a push service's host on https and port 443 passes (http on loopback only with
 PUSH_ALLOW_LOOPBACK), and what is stored is the URL as it will be sent."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from requests.models import PreparedRequest
 from urllib3.util import parse_url
 
 from accounts.models import PushSubscription
-from accounts.push import PushError, push_url
 from games.models import Notification, Push
+from games.notifications.devices import PushError, push_url
 from tests.notify.helpers import play_turn
 from tests.push.helpers import subscribe
 from tests.push.service import Device, Trap

@@ -10,8 +10,8 @@ import pytest
 from django.urls import reverse, reverse_lazy
 from django.utils import timezone
 
-from accounts import vacation as rules
 from accounts.models import Vacation
+from games import vacation_dates as rules
 from tests.support.games import client_for
 
 pytestmark = pytest.mark.django_db

@@ -1,4 +1,6 @@
-"""Users in the admin: search, their games, reports by and about them, suspensions."""
+"""Players in the admin: search, their games, reports by and about them, suspensions; their
+vacations, devices, and the e-mail suppression list. Registered by games/admin/__init__.py
+(accounts/ imports nothing of games, and has no admin of its own)."""
 
 from datetime import timedelta
 

@@ -4,7 +4,9 @@ allauth sends them inside the request that asks for them: with the SMTP server d
 answered 500, the account created and its confirmation lost (issue 23). Here the adapter's
 `send_mail` renders the message in the request, as allauth would have sent it, and writes it
 down as an `AccountMail` row; the outbox's task sends it after commit, and the sweep retries it
-until the server is back, as every other e-mail (docs/delivery.md).
+until the server is back, as every other e-mail (docs/delivery.md). `AccountAdapter` is the
+site's allauth adapter (settings.ACCOUNT_ADAPTER): accounts/adapter.py's rules, and its
+e-mails written here.
 
 The stored message carries what the e-mail carries (the confirmation or reset link) and no
 more; its bodies are erased once the row is done, and the admin shows only who, which e-mail
@@ -13,12 +15,13 @@ and its delivery, never the bodies.
 
 from __future__ import annotations
 
+from allauth.core import context as allauth_context
 from django.core.mail import EmailMessage, EmailMultiAlternatives
 
+from accounts import adapter
 from games import effects
 from games.models import AccountMail
-from games.notifications import email as notifications
-from games.notifications import outbox
+from games.notifications import email, outbox
 
 
 def queue(template: str, message: EmailMessage) -> AccountMail:
@@ -46,7 +49,7 @@ def build(row: AccountMail) -> EmailMultiAlternatives:
         row.subject,
         row.text,
         to=[row.to],
-        headers={"Message-ID": notifications.message_id(row)},
+        headers={"Message-ID": email.message_id(row)},
     )
     if row.html:
         if row.text:
@@ -62,7 +65,7 @@ def deliver(mail_id: int) -> bool:
     if row is None:
         return False
     try:
-        return notifications.send_claimed(row, lambda: build(row))
+        return email.send_claimed(row, lambda: build(row))
     finally:
         forget_if_done(row.pk)
 
@@ -73,3 +76,16 @@ def forget_if_done(mail_id: int) -> None:
     AccountMail.objects.filter(pk=mail_id, state__in=done).exclude(text="", html="").update(
         text="", html=""
     )
+
+
+class AccountAdapter(adapter.AccountAdapter):
+    """accounts' adapter (names, the log-in lock, the time zone), its e-mails through the
+    outbox."""
+
+    def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
+        """Render as allauth does, then write it down instead of sending it now."""
+        request = allauth_context.request
+        ctx = {"request": request, "email": email}
+        ctx.update(context)
+        ctx["current_site"] = adapter.site()  # allauth's forms pass the request's host
+        queue(template_prefix, self.render_mail(template_prefix, email, ctx))

@@ -1,6 +1,10 @@
+"""The game side's paths under /accounts/ (config/urls.py, next to allauth's): the profile and
+its forms, the devices for push, the e-mails' unsubscribe link. accounts/ has no pages of its
+own but allauth's."""
+
 from django.urls import path
 
-from accounts import views
+from games.views import profile as views
 from games.views import push, unsubscribe, vacation
 
 urlpatterns = [

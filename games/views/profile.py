@@ -1,3 +1,9 @@
+"""The profile page (`/accounts/profile/`): the player's names and time zone, the notification
+grid, the players they follow, their vacation and devices, their API tokens and bot account.
+A page of the game side that draws identity too (docs/code-map.md, "The profile"): the rules of
+names, tokens and bots are accounts/'s; the token and bot forms' doors are here because a
+refusal answers with this whole page."""
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
@@ -6,8 +12,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from accounts import bots, tokens
-from accounts.forms import BotForm, ProfileForm, TokenForm
+from accounts.forms import BotForm, TokenForm
 from accounts.middleware import remember_time_zone
+from games.forms import ProfileForm
 from games.views.players import following_context
 from games.views.vacation import vacation_context
 
@@ -41,7 +48,7 @@ def _profile_page(
         **vacation_context(request.user),
         **following_context(request.user),
     }
-    return render(request, "accounts/profile.html", context, status=status)
+    return render(request, "games/profile.html", context, status=status)
 
 
 @never_cache  # the answer holds the token: no cache may keep it

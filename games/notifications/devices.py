@@ -242,6 +242,11 @@ def same_keys(row: PushSubscription, keys: Keys) -> bool:
     return hmac.compare_digest(f"{row.p256dh}.{row.auth}", f"{keys.p256dh}.{keys.auth}")
 
 
+def of(user: User) -> list[PushSubscription]:
+    """The player's devices, newest first (the profile's list)."""
+    return list(PushSubscription.objects.filter(user=user))
+
+
 def unsubscribe(user: User, *, endpoint: str | None = None, pk: int | None = None) -> int:
     """Remove one of the player's devices (by its endpoint, or its id from the profile)."""
     rows = PushSubscription.objects.filter(user=user)
@@ -253,5 +258,6 @@ def unsubscribe(user: User, *, endpoint: str | None = None, pk: int | None = Non
 
 
 def enabled() -> bool:
-    """Push is on when the site has its VAPID keys."""
-    return bool(settings.VAPID_PUBLIC_KEY)
+    """Push is on when the site has its VAPID key pair (settings refuses one key alone): the
+    one answer of the profile, the subscribe door and the sender (games/notifications/push.py)."""
+    return bool(settings.VAPID_PUBLIC_KEY and settings.VAPID_PRIVATE_KEY)
