@@ -80,7 +80,7 @@ screenshots: $(VENV)/.dev e2e-deps
 	E2E_SCREENSHOTS=1 $(TEST_ENV) $(PY) -m pytest -q -n $(TEST_WORKERS) tests/e2e
 
 # Browser tests use Debian's Chromium (Playwright cannot download its own browser here); the
-# README's nginx configuration is tested with Debian's nginx (tests/stream/test_nginx.py; its
+# README's nginx configuration is tested with Debian's nginx (tests/live/test_nginx.py; its
 # package does not start a server of its own where policy-rc.d forbids it, and the test runs
 # its own on a free port).
 e2e-deps:
@@ -95,7 +95,7 @@ e2e-deps:
 # Geared's recorded equivalence games (make test replays the first 100).
 deep-test: $(VENV)/.dev
 	GEARED_EXAMPLES=100000 OOG_EXAMPLES=100000 GEARED_EQUIVALENCE_GAMES=300 \
-	  $(PY) -m pytest -q -p no:django tests/unit -k "properties or equivalence"
+	  $(PY) -m pytest -q -p no:django tests/engines -k "properties or equivalence"
 
 bench-engines: $(VENV)/.dev
 	$(PY) bench/geared_engine.py

@@ -20,7 +20,7 @@ class SharedThreadASGIHandler(ASGIHandler):
     request_started and request_finished receivers, the response's close(), a plain error
     page's handler) run on asgiref's one thread shared by the process, in turn, and an open
     stream holds no thread. A synchronous view or middleware would run there too, one request
-    after another: tests/stream/test_threads.py keeps the stream process free of them."""
+    after another: tests/live/test_threads.py keeps the stream process free of them."""
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":

@@ -37,6 +37,6 @@ DATABASES["default"].setdefault("TEST", {})["NAME"] = (  # noqa: F405
 # One Celery queue per pytest process too: a worker started by one test run must never take
 # the tasks of another run that uses another test database.
 CELERY_TASK_DEFAULT_QUEUE = f"geartable-test-{os.getpid()}"
-# The tests' push service listens on loopback (tests/push): its http://127.0.0.1 endpoints are
-# accepted. Push itself stays off (no VAPID keys) unless a test sets the keys.
+# The tests' push service listens on loopback (tests/notifications/push): its http://127.0.0.1
+# endpoints are accepted. Push itself stays off (no VAPID keys) unless a test sets the keys.
 PUSH_ALLOW_LOOPBACK = True

@@ -107,7 +107,7 @@ def _check_records_round_trip() -> None:
 # each, then waits on sweeps) came in one clump, all processes starting workers at once while
 # no process had CPU work to overlap their waits. Spread evenly through the list, each share
 # mixes waiting tests with computing ones. Within a folder the order is kept.
-_SPREAD = ("faults", "e2e", "stream", "push", "notify")
+_SPREAD = ("faults", "e2e", "live", "notifications")
 
 
 def pytest_collection_modifyitems(config, items):
@@ -126,7 +126,7 @@ def pytest_collection_modifyitems(config, items):
 
 # The longest tests (marked `long`: tens of seconds each, of CPU or of waiting on real
 # processes) start first, each at the front of one process's share: in the order above the
-# engines' property tests (tests/unit) and the kill loops (the last fault module) came last,
+# engines' property tests (tests/engines) and the kill loops (the last fault module) came last,
 # and the run ended with one process on a minute-long test and the others idle. xdist's
 # worksteal hands process i the i-th contiguous share of the list (sizes as computed here) and
 # lets the idle steal from the end of the others': so a long test must be at a share's front.

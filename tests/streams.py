@@ -1,4 +1,4 @@
-"""A real stream process for the tests (tests/stream, tests/e2e): uvicorn serving the stream
+"""A real stream process for the tests (tests/live, tests/e2e): uvicorn serving the stream
 paths (config/stream_settings.py) against the test's own PostgreSQL database, which sees what
 the test commits (transactional tests), and a raw HTTP reader of its event streams."""
 
@@ -178,7 +178,7 @@ def start_stream_process(
     port = port or free_port()
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "tests.stream.stream_settings",
+        "DJANGO_SETTINGS_MODULE": "tests.live.stream_settings",
         "STREAM_DATABASE": connection.settings_dict["NAME"],
         "STREAM_APPLICATION_NAME": f"geartable-stream-{port}",
         "PYTHONPATH": str(ROOT),

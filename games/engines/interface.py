@@ -1,7 +1,7 @@
 """The one interface both rules engines satisfy (and a third game's would): a pure engine, no
 Django, no I/O. The web side calls engines only through it (games/engines/__init__.py is the
 registry), so an editor's go-to-definition lands here and a test checks both engines against
-it (tests/unit/test_interface.py).
+it (tests/engines/test_interface.py).
 
 States and actions are plain JSON-able dicts; every function is pure and leaves its input
 untouched. `seat` is an engine seat id, "1", "2", … in play order; None views as a spectator.

@@ -176,7 +176,7 @@ def _points(cards: list[dict]) -> int:
 def quick_start(game: str) -> dict:
     """What the quick start's pictures show: real cards (Geared), gears and robots (Out of
     Gears), with the points the engines give them, so a caption's numbers cannot drift from the
-    rules. tests/web/test_rules_page.py checks the rest (the sharing, what may join a build)."""
+    rules. tests/views/test_rules_page.py checks the rest (the sharing, what may join a build)."""
     if game == "geared":
         bike = [_part("frame", 2), _part("handlebars", 2), _part("wheels", 2)]
         mixed = [_part("frame", 1), _part("handlebars", 2), _part("wheels", 3)]

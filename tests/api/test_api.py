@@ -26,7 +26,7 @@ from tests.support.api import (
 )
 from tests.support.games import advance, client_for, start_geared, start_oog
 from tests.support.users import make_user
-from tests.web_oog.helpers import program
+from tests.views.outofgears.helpers import program
 
 pytestmark = pytest.mark.django_db
 

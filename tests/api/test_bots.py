@@ -41,7 +41,7 @@ from tests.support.api import API, api_client, token_for
 from tests.support.games import client_for, start_geared
 from tests.support.pages import count_queries, text
 from tests.support.users import PASSWORD, make_user
-from tests.web.helpers import payloads, post_move
+from tests.views.helpers import payloads, post_move
 
 pytestmark = pytest.mark.django_db
 

@@ -14,8 +14,8 @@ from playwright.sync_api import expect
 
 from accounts.models import PushSubscription
 from tests.e2e.helpers import PHONE, WAIT_MS, log_in, program_by_tapping
-from tests.notify.helpers import play_turn
-from tests.push.service import PushService, b64url, vapid_pair
+from tests.notifications.helpers import play_turn
+from tests.notifications.push.service import PushService, b64url, vapid_pair
 from tests.support.games import seat_to_act, start_geared, start_oog
 from tests.support.users import PASSWORD
 from tests.support.waiting import wait_for

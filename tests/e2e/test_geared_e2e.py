@@ -18,7 +18,7 @@ from tests.e2e.helpers import (
     mark_page,
     sign_up,
 )
-from tests.web.helpers import selection_for
+from tests.views.helpers import selection_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

@@ -31,7 +31,7 @@ from tests.support.games import (
     start_oog,
 )
 from tests.support.users import PASSWORD
-from tests.web.helpers import selection_for
+from tests.views.helpers import selection_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

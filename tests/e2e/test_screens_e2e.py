@@ -12,7 +12,7 @@ from games.models import Move
 from tests.e2e.helpers import DESKTOP, PHONE, geared_mid_game, log_in, outofgears_mid_game
 from tests.support.games import seat_to_act
 from tests.support.users import PASSWORD
-from tests.web.helpers import selection_for
+from tests.views.helpers import selection_for
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 

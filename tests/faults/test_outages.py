@@ -18,7 +18,7 @@ from django.utils import timezone
 from config.celery import app as celery_app
 from games.actions import moves, tables
 from games.models import Game, Invitation, Move, Notification
-from tests.notify.helpers import end_turn_choice
+from tests.notifications.helpers import end_turn_choice
 from tests.support.games import (
     client_for,
     greedy_program,
@@ -28,7 +28,7 @@ from tests.support.games import (
     start_oog,
 )
 from tests.support.waiting import wait_for
-from tests.web_oog.helpers import post_program
+from tests.views.outofgears.helpers import post_program
 
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 

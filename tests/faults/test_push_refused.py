@@ -12,9 +12,9 @@ from django.urls import reverse
 
 from accounts.models import PushSubscription
 from games.models import Notification, Push
-from tests.notify.helpers import end_turn_choice
-from tests.push.helpers import subscribe
-from tests.push.service import Device, PushService, Trap
+from tests.notifications.helpers import end_turn_choice
+from tests.notifications.push.helpers import subscribe
+from tests.notifications.push.service import Device, PushService, Trap
 from tests.support.games import client_for, seat_to_act, start_geared
 from tests.support.push import VAPID_PRIVATE, VAPID_PUBLIC
 from tests.support.waiting import wait_for

@@ -19,7 +19,7 @@ from config.celery import app as celery_app
 from games.actions import moderation, moves, tables
 from games.models import Game, Move, Notification, Status
 from games.notifications import outbox
-from tests.notify.helpers import submit_program
+from tests.notifications.helpers import submit_program
 from tests.support.faults import TIME_LIMIT, reset_publisher
 from tests.support.games import client_for, start_oog
 from tests.support.users import make_user

@@ -15,7 +15,7 @@ from config.celery import app as celery_app
 from games.actions import moderation, moves
 from games.models import Game, Move, Notification
 from games.notifications import outbox
-from tests.notify.helpers import submit_program
+from tests.notifications.helpers import submit_program
 from tests.support.games import start_oog
 from tests.support.users import make_user
 from tests.support.waiting import wait_for

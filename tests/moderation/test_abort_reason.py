@@ -1,4 +1,4 @@
-"""A moderator's abort says why, on the page (tests/web/test_every_change_reaches_the_page.py)
+"""A moderator's abort says why, on the page (tests/views/test_every_change_reaches_the_page.py)
 and in the players' e-mail, whose template always had a place for the reason that nothing
 filled (issue 25.2)."""
 

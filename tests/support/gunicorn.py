@@ -1,6 +1,6 @@
-"""A real gunicorn serving the site (tests/web/server_settings.py: DEBUG off, as in production)
+"""A real gunicorn serving the site (tests/views/server_settings.py: DEBUG off, as in production)
 against the test's own database, for the tests whose point is the real server: raw HTTP
-(tests/web/test_raw_http.py), the client's address behind a proxy (tests/api/test_proxy.py)."""
+(tests/views/test_raw_http.py), the client's address behind a proxy (tests/api/test_proxy.py)."""
 
 from __future__ import annotations
 
@@ -47,7 +47,7 @@ def serve(tmp_path: Path, extra_env: dict | None = None) -> Iterator[Gunicorn]:
     port = free_port()
     env = {
         **os.environ,
-        "DJANGO_SETTINGS_MODULE": "tests.web.server_settings",
+        "DJANGO_SETTINGS_MODULE": "tests.views.server_settings",
         "RAW_HTTP_DATABASE": connection.settings_dict["NAME"],
         "PYTHONPATH": str(ROOT),
         **(extra_env or {}),

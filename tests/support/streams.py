@@ -9,7 +9,7 @@ from games.live import events
 from games.models import Game
 from tests.support.games import client_for, greedy_choice, seat_to_act
 from tests.support.pages import text
-from tests.web.helpers import post_move
+from tests.views.helpers import post_move
 
 
 def stream_path(game, **params) -> str:

@@ -21,7 +21,7 @@ the rule that also words apply's refusals:
   popcount.
 
 Written for CPython's costs: plain loops over small ints and tuples, few objects made per call.
-tests/unit/geared/test_geared_legal.py states what the listing must be (every action apply
+tests/engines/geared/test_geared_legal.py states what the listing must be (every action apply
 accepts, once, in canonical form, in this order); the equivalence digests lock the listing and
 the choices made by index.
 """
@@ -981,7 +981,7 @@ def _pass(legal: LegalActions, seg: tuple, j: int):
 # its refusal (IllegalMove, with the sentence a player reads) and asks the rules the listing asks
 # above (play_levels, to_new_levels, has_play, builds.FITS / JOINED / BESIDE); placement_error
 # only words a refusal. What it found (the parts located, the levels) goes back to apply, so
-# nothing is looked up twice. tests/unit/geared/test_geared_legal.py checks that why_illegal is
+# nothing is looked up twice. tests/engines/geared/test_geared_legal.py checks that why_illegal is
 # None exactly for the actions legal_actions lists (in canonical form).
 
 

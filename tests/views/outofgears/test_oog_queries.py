@@ -1,0 +1,113 @@
+"""The Out of Gears page, its fragment and its log cost a fixed number of queries: the same for two
+players at turn 1 as for eight players after several turns."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from games.actions import moves
+from tests.support.games import client_for, greedy_program, seat_of, start_oog
+from tests.support.users import make_user
+from tests.views.outofgears.helpers import post_program
+
+pytestmark = pytest.mark.django_db
+
+EXTRA = ("dave", "erin", "frank", "grace", "heidi")
+
+
+def _queries(client, url: str) -> list[str]:
+    client.get(url)  # the first visit records what the player has seen: not what we measure
+    with CaptureQueriesContext(connection) as ctx:
+        response = client.get(url)
+    assert response.status_code == 200
+    return [q["sql"] for q in ctx.captured_queries]
+
+
+def _play_turns(game, turns: int):
+    seats = list(game.seats.select_related("user"))
+    for _ in range(turns):
+        for seat in seats:
+            game.refresh_from_db()
+            moves.submit_action(seat.user, game.pk, game.version, greedy_program(game, seat))
+        game.refresh_from_db()
+        assert moves.resolve_turn(game.pk, game.turn)
+    game.refresh_from_db()
+    return game
+
+
+def _counts(client, game) -> dict[str, int]:
+    return {
+        name: len(_queries(client, reverse(name, args=[game.pk])))
+        for name in ("game", "game_fragment", "game_log")
+    }
+
+
+def test_the_page_costs_the_same_queries_for_2_players_at_turn_1_and_8_after_turn_4(
+    alice, bob, carol, django_user_model
+):
+    small = start_oog([alice, bob])
+    others = [make_user(django_user_model, n, display_name=n.title()) for n in EXTRA]
+    big = start_oog([alice, bob, carol, *others], public=True)
+    big = _play_turns(big, 4)
+    # Mid-turn: some programs in, alice's among them, so her page shows it.
+    for user in (alice, carol, others[0]):
+        big.refresh_from_db()
+        seat = seat_of(big, user)
+        moves.submit_action(user, big.pk, big.version, greedy_program(big, seat))
+    big.refresh_from_db()
+    assert big.turn == 5 and len(big.state["story"]) == 4
+    assert len(big.state["seats"]) == 8 and len(small.state["seats"]) == 2
+
+    client = client_for(alice)
+    small_counts, big_counts = _counts(client, small), _counts(client, big)
+
+    assert small_counts == big_counts
+    assert big_counts["game"] <= 8, big_counts
+
+
+def test_a_spectators_page_costs_the_same_queries_however_big_the_game(
+    alice, bob, carol, django_user_model
+):
+    small = start_oog([alice, bob], public=True)
+    others = [make_user(django_user_model, n, display_name=n.title()) for n in EXTRA]
+    big = _play_turns(start_oog([alice, bob, carol, *others], public=True), 3)
+    zoe = make_user(django_user_model, "zoe", display_name="Zoe")
+
+    client = client_for(zoe)
+    assert _counts(client, small) == _counts(client, big)
+
+
+def test_a_program_posted_by_the_form_reads_the_game_once(alice, bob, carol):
+    """The program form's POST is parsed without the database: the user, the game locked, its
+    seats, the Move row, the game, to_act, what the player has now seen, the nav's count. The
+    game is not read first to choose the form's parser, nor again for the answer."""
+    game = start_oog([alice, bob, carol])
+    seat = seat_of(game, alice)
+    client = client_for(alice)
+    client.get(game.get_absolute_url())  # what a visit writes once (the session, the seen mark)
+    with CaptureQueriesContext(connection) as ctx:
+        response = post_program(client, game, greedy_program(game, seat), game.version)
+    assert response.status_code == 200
+    sql = [q["sql"] for q in ctx.captured_queries if "SAVEPOINT" not in q["sql"]]
+    assert len(sql) == 8, sql
+    game.refresh_from_db()
+    assert seat.seat_id in game.state["programs"] or game.move_count == 1
+
+
+def test_a_refused_program_is_answered_from_the_game_read_under_the_lock(alice, bob, carol):
+    game = start_oog([alice, bob, carol])
+    seat = seat_of(game, alice)
+    client = client_for(alice)
+    client.get(game.get_absolute_url())
+    with CaptureQueriesContext(connection) as ctx:  # a version from the future: refused
+        response = post_program(client, game, greedy_program(game, seat), game.version + 1)
+    assert response.status_code == 409
+    assert "The game has moved on" in response.content.decode()
+    sql = [q["sql"] for q in ctx.captured_queries if "SAVEPOINT" not in q["sql"]]
+    # The user, the game locked and its seats: the answer is drawn from that game.
+    assert len(sql) == 3, sql
+    game.refresh_from_db()
+    assert game.move_count == 0

@@ -1,0 +1,231 @@
+"""Pages cost a fixed number of queries, however many players, moves or games there are."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from accounts.models import Follow
+from games.actions import moves, tables
+from games.models import Kind
+from tests.support.games import advance, client_for, greedy_choice, seat_to_act, start_geared
+from tests.support.pages import count_queries
+from tests.support.users import make_user
+from tests.views.helpers import post_move
+
+pytestmark = pytest.mark.django_db
+
+
+def people(django_user_model, prefix: str, n: int):
+    return [make_user(django_user_model, f"{prefix}{i}") for i in range(n)]
+
+
+def first_view_costs(game, user) -> dict[str, int]:
+    """Queries for a player's first look at the page (it records what they have seen), a second
+    look, and the fragment."""
+    client = client_for(user)
+    page = game.get_absolute_url()
+    fragment = reverse("game_fragment", args=[game.pk])
+    return {
+        "page, first look": count_queries(client, page),
+        "page, again": count_queries(client, page),
+        "fragment": count_queries(client, fragment),
+        "fragment with a selection": count_queries(client, fragment, pick="1,2"),
+    }
+
+
+def test_the_game_page_costs_the_same_for_two_players_at_the_start_and_six_late(
+    django_user_model,
+):
+    small = start_geared(people(django_user_model, "s", 2), target=1000)
+    big = advance(start_geared(people(django_user_model, "b", 6), target=2000), 42)
+    assert big.is_active and big.move_count >= 40
+    viewer_small = small.seats.get(position=1).user
+    viewer_big = big.seats.get(position=1).user
+    assert first_view_costs(big, viewer_big) == first_view_costs(small, viewer_small)
+
+
+def test_a_spectator_pays_the_same_for_a_small_and_a_big_public_game(django_user_model):
+    small = start_geared(people(django_user_model, "s", 2), public=True, target=1000)
+    big = advance(start_geared(people(django_user_model, "b", 6), public=True, target=2000), 42)
+    for client in (Client(), client_for(make_user(django_user_model, "watcher"))):
+        costs = []
+        for game in (small, big):
+            costs.append(
+                [
+                    count_queries(client, game.get_absolute_url()),
+                    count_queries(client, reverse("game_fragment", args=[game.pk])),
+                    count_queries(client, reverse("game_log", args=[game.pk])),
+                ]
+            )
+        assert costs[0] == costs[1]
+
+
+def test_my_games_costs_the_same_with_one_game_and_twenty(alice, django_user_model):
+    others = people(django_user_model, "p", 3)
+    start_geared([alice, others[0]])
+    client = client_for(alice)
+    one = count_queries(client, reverse("my_games"))
+    for i in range(19):  # active (my turn or not), open, and finished games, with 2-3 players
+        if i % 3 == 0:
+            start_geared([alice, *others[: 1 + i % 2]])
+        elif i % 3 == 1:
+            game = tables.create_game(alice, tables.NewGame(kind=Kind.GEARED, seat_count=3))
+            tables.join_game(others[1], game.pk, token=game.join_token)
+        else:
+            advance(start_geared([others[2], alice]), 10 if i < 9 else 500)
+    invited = tables.create_game(others[0], tables.NewGame(kind=Kind.GEARED, seat_count=2))
+    tables.invite(others[0], invited.pk, "alice")
+    assert alice.seats.count() == 20
+    assert count_queries(client, reverse("my_games")) == one
+
+
+def test_the_lobby_costs_the_same_with_one_open_game_and_twenty(alice, bob, django_user_model):
+    hosts = people(django_user_model, "h", 20)
+
+    def open_public(host):
+        game = tables.create_game(
+            host, tables.NewGame(kind=Kind.GEARED, seat_count=3, public=True, bots=("greedy",))
+        )
+        tables.join_game(bob, game.pk)
+
+    open_public(hosts[0])
+    costs = {}
+    for label, client in (("visitor", Client()), ("player", client_for(alice))):
+        costs[label] = [count_queries(client, reverse("lobby"))]
+    for host in hosts[1:]:
+        open_public(host)
+    for label, client in (("visitor", Client()), ("player", client_for(alice))):
+        costs[label].append(count_queries(client, reverse("lobby")))
+        assert costs[label][0] == costs[label][1], label
+
+
+def test_the_lobby_after_a_refused_create_costs_the_same_with_one_open_game_and_twenty(
+    alice, django_user_model
+):
+    hosts = people(django_user_model, "h", 20)
+    client = client_for(alice)
+    bad = {"kind": "geared", "seat_count": 7, "target": 300, "turn_seconds": 0, "bots": 0}
+
+    def refused_create() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            response = client.post(reverse("create_game"), {**bad, "bot_kind": "greedy"})
+        assert response.status_code == 400
+        return len(queries)
+
+    tables.create_game(hosts[0], tables.NewGame(kind=Kind.GEARED, seat_count=2, public=True))
+    one = refused_create()
+    for host in hosts[1:]:
+        tables.create_game(host, tables.NewGame(kind=Kind.GEARED, seat_count=2, public=True))
+    assert refused_create() == one
+
+
+@pytest.mark.parametrize("who", ["player", "spectator", "visitor"])
+def test_the_poll_costs_at_most_three_queries_with_the_session(alice, bob, carol, who):
+    game = start_geared([alice, bob], public=True)
+    client = {"player": client_for(alice), "spectator": client_for(carol), "visitor": Client()}[who]
+    for v in (game.version, game.version - 1):
+        with CaptureQueriesContext(connection) as queries:
+            response = client.get(reverse("game_poll", args=[game.pk]), {"v": v})
+        assert response.status_code in (200, 204)
+        assert len(queries) <= 3, [q["sql"] for q in queries.captured_queries]
+
+
+def test_a_player_s_page_and_fragment_cost_a_fixed_few_queries(alice, bob):
+    """The game with its seats and players (one query), the chat and the player's own notes
+    (the full page only: issue 27.4), the nav's count (also what the "next game" link reads,
+    issue 27.3); the first look also records what was seen. No user row: the player's is the
+    one read with the seats."""
+    game = start_geared([alice, bob])
+    assert first_view_costs(game, alice) == {
+        "page, first look": 5,
+        "page, again": 4,
+        "fragment": 2,
+        "fragment with a selection": 2,
+    }
+
+
+def test_a_move_answered_with_the_fragment_costs_a_fixed_number_of_queries(alice, bob, monkeypatch):
+    """The user, the transaction (the game locked, its seats, the Move row, the game, to_act,
+    the next player's e-mail, and the test's savepoint around it), what the mover has now
+    seen, the nav's count."""
+    rng = random.Random(16)  # one deal, whose first move is a plain one (not the game's end)
+    monkeypatch.setattr(tables, "table_rng", lambda: rng)
+    game = start_geared([alice, bob], target=1000)
+    seat = seat_to_act(game)
+    client = client_for(seat.user)
+    with CaptureQueriesContext(connection) as queries:
+        response = post_move(client, game, greedy_choice(game, seat), game.version, htmx=True)
+    assert response.status_code == 200
+    sql = [q["sql"] for q in queries.captured_queries]
+    assert len(sql) == 11, sql
+
+
+def _move_queries(client, game, action, version) -> list[str]:
+    with CaptureQueriesContext(connection) as queries:
+        response = post_move(client, game, action, version, htmx=True)
+    sql = [q["sql"] for q in queries.captured_queries]
+    return response, [q for q in sql if "SAVEPOINT" not in q]
+
+
+def test_a_refused_move_is_answered_from_the_game_read_under_the_lock(alice, bob):
+    """A stale version: the user, the game locked and its seats, what the mover has now seen.
+    The game is not read again for the answer."""
+    game = start_geared([alice, bob], target=1000)
+    seat = seat_to_act(game)
+    client = client_for(seat.user)
+    response, sql = _move_queries(client, game, greedy_choice(game, seat), game.version - 1)
+    assert response.status_code == 409
+    assert "The game has moved on since this page was loaded" in response.content.decode()
+    assert len(sql) == 4, sql
+    game.refresh_from_db()
+    assert game.move_count == 0  # nothing changed
+
+
+def test_a_move_that_leaves_a_bot_to_play_is_answered_without_reading_the_game_again(alice):
+    """Against a bot the move leaves the server a step to take (`due_since`): the answer is
+    drawn from the game the move left, as for any move; the page learns of the bot's move by
+    its live check."""
+    game = start_geared([alice], bots=("greedy",), target=1000)
+    moves.play_bots(game.pk)  # the bot may be first
+    game.refresh_from_db()
+    seat = seat_to_act(game)
+    client = client_for(seat.user)
+    response, sql = _move_queries(client, game, greedy_choice(game, seat), game.version)
+    assert response.status_code == 200
+    game.refresh_from_db()
+    assert game.due_since is not None and game.move_count >= 1
+    # The user, the game locked, its seats, the Move row, the game, to_act, the version last
+    # committed (the cache's, set at the commit: here, inside the test's transaction, the
+    # database's), what the mover has now seen, the nav's count: no e-mail (the bot is next),
+    # no second read of the game and its seats.
+    assert len(sql) == 9, sql
+    # The game's row with its state is read once: by the lock, not again for the answer.
+    reads = [q for q in sql if q.lstrip().startswith("SELECT") and '"state"' in q]
+    assert len(reads) == 1, reads
+
+
+def test_the_invite_boxes_cost_the_same_for_a_newcomer_and_a_player_with_many_friends(
+    alice, django_user_model
+):
+    """Issue 27.2: the lobby's invite box and the open table's (the people played with, then
+    those followed) are two queries whatever their number; `?with=` names add one."""
+    client = client_for(alice)
+    table = tables.create_game(alice, tables.NewGame(kind=Kind.GEARED, seat_count=3))
+    urls = (reverse("lobby"), table.get_absolute_url(), f"{reverse('lobby')}?with=f0,f1")
+    count_queries(client, urls[0])  # the lobby's lists, drawn once and cached (LOBBY_SECONDS)
+    newcomer = [count_queries(client, url) for url in urls]
+    friends = people(django_user_model, "f", 15)
+    for friend in friends[:13]:
+        game = tables.create_game(friend, tables.NewGame(kind=Kind.GEARED, seat_count=2))
+        tables.join_game(alice, game.pk, token=game.join_token)
+    for friend in friends[5:]:
+        Follow.objects.create(follower=alice, followed=friend)
+    count_queries(client, urls[0])
+    assert [count_queries(client, url) for url in urls] == newcomer
+    assert newcomer[2] == newcomer[0] + 1
