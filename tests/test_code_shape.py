@@ -397,3 +397,15 @@ def test_a_helper_of_tests_support_is_written_nowhere_else():
         for name in top_level(path) & shared.keys()
     ]
     assert found == []
+
+
+def test_the_tests_folders_are_named_like_the_code():
+    """Issue 35.7: a test of games/<package>/ lives in tests/<package>/ (views/outofgears/ for
+    Out of Gears' own pages); the other folders are kinds of test that cross every package
+    (real processes killed: faults/; a browser: e2e/), moderation/ (its actions and the admin
+    together) and the shared helpers (support/)."""
+    packages = {p.name for p in GAMES.iterdir() if (p / "__init__.py").exists()}
+    others = {"faults", "e2e", "support", "moderation"}
+    folders = {p.name for p in TESTS.iterdir() if p.is_dir() and p.name != "__pycache__"}
+    assert folders - packages - others == set()
+    assert {"engines", "views", "reads", "notifications", "live", "api"} <= folders

@@ -12,9 +12,10 @@ from django.urls import URLPattern, get_resolver
 from django.utils.module_loading import import_string
 
 from config import stream_settings
-from tests.api.conftest import token_for
-from tests.live.test_streams import cookie, is_game_event, page_key, stream_path
+from tests.support.api import token_for
 from tests.support.games import client_for, start_geared
+from tests.support.pages import page_key
+from tests.support.streams import cookie, is_game_event, stream_path
 
 # One reader thread: the threads the process may add while streams open are that one, at most.
 READERS = 1
