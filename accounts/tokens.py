@@ -24,6 +24,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import BOT_BY_HAND, ApiToken, User
+from config.middleware import bearer  # noqa: F401 (the API's streams read the token with it)
 
 PREFIX = "gt_"
 TOKEN_RE = re.compile(r"gt_([0-9a-f]{12})_([A-Za-z0-9_-]{43})")
@@ -145,15 +146,6 @@ def authenticate(token: str) -> ApiToken | None:
         row.last_used = now
         ApiToken.objects.filter(pk=row.pk).update(last_used=now)
     return row
-
-
-def bearer(authorization: str | None) -> str | None:
-    """The token of an `Authorization: Bearer …` header's value (as django-ninja's HttpBearer
-    reads it), or None."""
-    scheme, _, token = (authorization or "").partition(" ")
-    if scheme.lower() != "bearer" or not token.strip():
-        return None
-    return token.strip()
 
 
 def check(

@@ -138,6 +138,11 @@ async def _asgi_send(send, response: HttpResponse) -> None:
     await send({"type": "http.response.body", "body": response.content})
 
 
+def _utf8(request: HttpRequest) -> bool:
+    """Whether a body's declared charset, if any, is UTF-8: the one the site reads."""
+    return (request.content_params.get("charset") or "utf-8").lower() in ("utf-8", "utf8")
+
+
 def _has_nul(values) -> bool:
     return any("\x00" in key or any("\x00" in v for v in vals) for key, vals in values.lists())
 
@@ -158,6 +163,10 @@ class RefuseNulMiddleware(MiddlewareMixin):
         if is_api(request.path):
             refused = api_refusal(request)
             return refused
+        if request.method not in BODYLESS and not _utf8(request):
+            # Django reads a form in a charset it does not know as UTF-8 (it ignores the
+            # parameter), and refuses one in a charset it knows: refuse both, the same way.
+            return plain(UNREADABLE_MESSAGE, 400)
         try:
             query_nul = _has_nul(request.GET)
             post_nul = request.method == "POST" and (
@@ -174,6 +183,16 @@ class RefuseNulMiddleware(MiddlewareMixin):
         return None
 
 
+def bearer(authorization: str | None) -> str | None:
+    """The token of an `Authorization: Bearer …` header's value (as django-ninja's HttpBearer
+    reads it), or None: the one reading of it (the input check below, the API's streams
+    through accounts.tokens)."""
+    scheme, _, token = (authorization or "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        return None
+    return token.strip()
+
+
 def api_refusal(request: HttpRequest) -> HttpResponse | None:
     """An API call's refusal for its input, or None. Its body is read here as the API's views
     read it (`request.body`, never as a form: a multipart body read as one was gone for them,
@@ -181,7 +200,7 @@ def api_refusal(request: HttpRequest) -> HttpResponse | None:
     that PostgreSQL cannot keep (a lone surrogate, a NUL: 400), wherever it would go. A call
     with no token is the API's to refuse (401) before anything of it is read or queried: a
     visitor learns nothing from its input."""
-    if "HTTP_AUTHORIZATION" not in request.META:
+    if bearer(request.META.get("HTTP_AUTHORIZATION")) is None:
         return None
     path = request.path
     try:

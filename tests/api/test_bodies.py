@@ -75,3 +75,20 @@ def test_34_4_huge_and_nul_laden_bodies_are_refused_in_the_apis_shape(alice, bob
     empty = client.generic("POST", chat, b"", content_type="multipart/form-data; boundary=b")
     _refusal(empty, 400, "Bad input")
     assert not ChatMessage.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "authorization", [None, "", "Bearer", "Bearer ", "Bearer   ", "Basic eA=="]
+)
+def test_a_call_without_a_token_is_a_401_whatever_its_body(alice, bob, authorization):
+    """No bearer token (no header, an empty one, a bare scheme, another scheme) is a visitor:
+    answered 401 before its body is read, a NUL or another type in it or not."""
+    game = start_geared([alice, bob], target=1000)
+    headers = {} if authorization is None else {"HTTP_AUTHORIZATION": authorization}
+    client = api_client(None)
+    for body, content_type in ((b'{"who": "\\u0000"}', "application/json"), (MULTIPART, "x/y")):
+        response = client.generic(
+            "POST", f"{API}/games/{game.pk}/chat", body, content_type=content_type, **headers
+        )
+        assert response.status_code == 401, (authorization, body, response.content)
+    assert not ChatMessage.objects.exists()

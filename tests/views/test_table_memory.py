@@ -208,6 +208,7 @@ def test_issue_27_4_hidden_the_notes_are_read_in_one_place_only():
     }
     assert readers == {
         "games/models/__init__.py",
+        "games/models/table.py",
         "games/actions/notes.py",
         "games/reads/notes.py",
         "games/views/notes.py",
