@@ -110,7 +110,7 @@ def _check_records_round_trip() -> None:
 _SPREAD = ("faults", "e2e", "live", "notifications")
 
 
-def pytest_collection_modifyitems(config, items):
+def pytest_collection_modifyitems(items):
     groups: dict[str, list] = {}
     for item in items:
         parts = item.nodeid.split("/")
@@ -121,27 +121,6 @@ def pytest_collection_modifyitems(config, items):
         for index, item in enumerate(members):
             place[id(item)] = (index + 0.5) / len(members)
     items.sort(key=lambda item: place[id(item)])
-    items[:] = _longest_first(items, getattr(config, "workerinput", {}).get("workercount", 1))
-
-
-# The longest tests (marked `long`: tens of seconds each, of CPU or of waiting on real
-# processes) start first, each at the front of one process's share: in the order above the
-# engines' property tests (tests/engines) and the kill loops (the last fault module) came last,
-# and the run ended with one process on a minute-long test and the others idle. xdist's
-# worksteal hands process i the i-th contiguous share of the list (sizes as computed here) and
-# lets the idle steal from the end of the others': so a long test must be at a share's front.
-def _longest_first(items: list, shares: int) -> list:
-    long = [item for item in items if item.get_closest_marker("long")]
-    rest = [item for item in items if not item.get_closest_marker("long")]
-    ordered, left = [], len(items)
-    for share in range(shares):
-        size = left // (shares - share)
-        front = long[share::shares]
-        take = max(0, size - len(front))
-        ordered += front + rest[:take]
-        rest = rest[take:]
-        left -= size
-    return ordered + rest
 
 
 # --- test databases left behind -----------------------------------------------------------------

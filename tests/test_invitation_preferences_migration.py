@@ -20,7 +20,6 @@ def back_to_the_latest_schema():
     executor.migrate(executor.loader.graph.leaf_nodes())
 
 
-@pytest.mark.long
 @pytest.mark.django_db(transaction=True)
 def test_every_email_off_before_means_invitation_emails_off_after(back_to_the_latest_schema):
     executor = MigrationExecutor(connection)

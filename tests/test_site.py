@@ -125,14 +125,12 @@ PRODUCTION = {
 }
 
 
-@pytest.mark.long
 def test_check_deploy_is_clean_in_production():
     result = _manage("check", "--deploy", "--fail-level", "WARNING", **PRODUCTION)
     assert result.returncode == 0, result.stdout + result.stderr
     assert "no issues" in result.stdout
 
 
-@pytest.mark.long
 def test_check_deploy_warns_of_a_per_process_cache_in_production():
     """Without CACHE_URL each gunicorn worker keeps its own log-in locks: check --deploy says so
     (issue 22: the locks then needed 11-19 failures instead of 5)."""
@@ -154,7 +152,6 @@ def _setting(name: str, **environ) -> str:
     return result.stdout.strip().splitlines()[-1]
 
 
-@pytest.mark.long
 def test_behind_proxy_trusts_the_proxys_x_forwarded_for_and_only_then():
     name = "GEARTABLE_TRUSTED_PROXY_COUNT"  # read by config/addresses.py alone
     assert _setting(name, **PRODUCTION) == "0"
@@ -225,7 +222,6 @@ def test_a_send_that_could_outlast_its_task_stops_start_up(environ, message):
     assert message in result.stderr
 
 
-@pytest.mark.long
 def test_make_run_on_another_port_links_to_that_port():
     """Issue 34.10: `make run PORT=8611` mailed links to port 8000 and printed port 8000. The
     Makefile hands PORT to every command it runs, and SITE_URL follows it unless it is set."""

@@ -26,7 +26,6 @@ from tests.support.users import PASSWORD
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.mark.long
 def test_the_main_pages_have_no_serious_accessibility_problem(
     live_server, new_page, problems, screenshot_dir, alice, bob, carol
 ):

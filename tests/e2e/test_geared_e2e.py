@@ -55,7 +55,6 @@ def confirm(page, sentence: str | re.Pattern):
     page.locator("#game form.confirm").get_by_role("button", name="Play").click()
 
 
-@pytest.mark.long
 def test_two_friends_sign_up_play_by_tapping_and_both_see_the_bike_live(
     celery_worker, live_server, new_page, problems
 ):

@@ -25,7 +25,6 @@ SIZES = (("390", PHONE), ("1280", DESKTOP))
 MISSING = "/games/987654/"
 
 
-@pytest.mark.long
 def test_issue_27_7_8_11_walk(
     live_server, new_page, problems, screenshot_dir, django_user_model, alice, bob, carol
 ):

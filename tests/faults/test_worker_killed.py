@@ -47,7 +47,6 @@ def assert_each_turn_resolved_once(game: Game, turns: int) -> None:
     assert seqs == list(range(1, len(seqs) + 1)), "the move log has a gap or a double"
 
 
-@pytest.mark.long
 def test_a_worker_killed_mid_resolution_again_and_again_loses_no_turn_and_doubles_none(
     stack, alice, bob
 ):
@@ -114,7 +113,6 @@ def nothing(game: Game, moderator) -> None:
     pass
 
 
-@pytest.mark.long
 @pytest.mark.parametrize("broker", ["redis"], indirect=True)
 def test_a_worker_killed_in_the_middle_of_sending_again_and_again_loses_no_email(
     stack, alice, bob, django_user_model
@@ -166,7 +164,6 @@ def test_a_worker_killed_in_the_middle_of_sending_again_and_again_loses_no_email
     assert figures["maybe_doubled"] == len(rows)
 
 
-@pytest.mark.long
 @pytest.mark.parametrize("broker", ["redis"], indirect=True)
 def test_two_workers_racing_over_one_stream_of_games_resolve_each_turn_once(stack, alice):
     # One person and three bots a game: the bots' programs, the resolutions and the e-mails all

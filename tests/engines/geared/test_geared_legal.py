@@ -175,7 +175,6 @@ def small(state: dict, seat: str) -> bool:
     return len(state["builds"][seat]) <= 3
 
 
-@pytest.mark.long
 def test_seeded_games_list_what_apply_accepts():
     checked = 0
     for seed in range(12):

@@ -5,7 +5,6 @@ import json
 import os
 import random
 
-import pytest
 from geared_helpers import check_invariants
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -145,7 +144,6 @@ def run_game(seed: int, n: int, target: int, check_views: bool = True) -> dict:
     return state
 
 
-@pytest.mark.long
 @settings(max_examples=EXAMPLES, deadline=None)
 @given(seed=st.integers(0, 2**32), n=st.integers(2, 6), target=st.sampled_from([300, 400, 500]))
 def test_random_games_keep_every_invariant(seed, n, target):

@@ -9,7 +9,6 @@ import os
 import random
 from collections import Counter
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oog_helpers import all_keys
@@ -76,7 +75,6 @@ def _check(state):
                     assert json.dumps(e) not in text
 
 
-@pytest.mark.long
 @settings(max_examples=EXAMPLES, deadline=None)
 @given(
     seed=st.integers(min_value=0, max_value=2**64),

@@ -29,7 +29,6 @@ from tests.views.outofgears.helpers import (
 pytestmark = [pytest.mark.worker, pytest.mark.django_db(transaction=True)]
 
 
-@pytest.mark.long
 def test_three_friends_play_a_whole_game_each_turn_resolved_by_the_worker(
     celery_worker, alice, bob, carol
 ):
