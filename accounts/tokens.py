@@ -24,7 +24,6 @@ from django.db import transaction
 from django.utils import timezone
 
 from accounts.models import BOT_BY_HAND, ApiToken, User
-from config.middleware import bearer  # noqa: F401 (the API's streams read the token with it)
 
 PREFIX = "gt_"
 TOKEN_RE = re.compile(r"gt_([0-9a-f]{12})_([A-Za-z0-9_-]{43})")

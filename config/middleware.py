@@ -185,8 +185,8 @@ class RefuseNulMiddleware(MiddlewareMixin):
 
 def bearer(authorization: str | None) -> str | None:
     """The token of an `Authorization: Bearer …` header's value (as django-ninja's HttpBearer
-    reads it), or None: the one reading of it (the input check below, the API's streams
-    through accounts.tokens)."""
+    reads it), or None: the one reading of it (the input check below, and the API's streams,
+    games/api/streams.py)."""
     scheme, _, token = (authorization or "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
         return None

@@ -31,6 +31,7 @@ from django.utils import timezone
 from accounts import tokens
 from accounts.models import ApiToken
 from config.addresses import client_address
+from config.middleware import bearer
 from games.api import calls as api
 from games.errors import GameError
 from games.live import events, stream
@@ -66,7 +67,7 @@ async def _opening(request: HttpRequest, read, *args):
     """The stream's first read (token and state), or the refusal to answer instead."""
     if request.method != "GET":
         return None, _refusal(405, "A stream is read with GET.")
-    token = tokens.bearer(request.headers.get("Authorization"))
+    token = bearer(request.headers.get("Authorization"))
     try:
         return await read(token, client_address(request), *args), None
     except tokens.Refused as refused:
@@ -85,7 +86,7 @@ async def _open(request: HttpRequest, lines, read, *args) -> HttpResponse:
     release, refused = await _held(request, row)
     if refused is not None:
         return refused
-    token = tokens.bearer(request.headers.get("Authorization"))
+    token = bearer(request.headers.get("Authorization"))
     return _ndjson(lines(token, row), release)
 
 
