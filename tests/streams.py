@@ -16,7 +16,7 @@ import pytest
 from django.db import connection
 
 from tests.smtp import free_port
-from tests.support.waiting import wait_for
+from tests.support.waiting import patience, wait_for
 
 ROOT = Path(__file__).resolve().parents[1]
 KEEPALIVE = 1  # seconds: the stream process's keep-alive, short for the tests
@@ -102,7 +102,10 @@ class Stream:
     def next_event(self, deadline_seconds: float = 20.0, *, skip_comments=True) -> dict:
         """The next event ({"event": ..., "id": ..., "data": {...}}), waiting at most so long;
         {"end": True} once the server ended the stream."""
-        deadline = time.monotonic() + deadline_seconds
+        return self._event_by(time.monotonic() + deadline_seconds * patience(), skip_comments)
+
+    def _event_by(self, deadline: float, skip_comments: bool = True) -> dict:
+        deadline_seconds = round(deadline - time.monotonic(), 1)
         while True:
             if b"\n\n" in self._body:
                 block, self._body = self._body.split(b"\n\n", 1)
@@ -124,7 +127,10 @@ class Stream:
         """The next NDJSON line (the API's streams) as its object, waiting at most so long;
         a keep-alive (a bare line) is skipped, or "" when `keepalives`; {"end": True} once
         the server ended the stream."""
-        deadline = time.monotonic() + deadline_seconds
+        return self._line_by(time.monotonic() + deadline_seconds * patience(), keepalives)
+
+    def _line_by(self, deadline: float, keepalives: bool = False):
+        deadline_seconds = round(deadline - time.monotonic(), 1)
         while True:
             if b"\n" in self._body:
                 line, self._body = self._body.split(b"\n", 1)
@@ -140,9 +146,9 @@ class Stream:
 
     def line_where(self, test, deadline_seconds: float = 20.0) -> dict:
         """The first NDJSON line for which test(line) holds, within the deadline."""
-        deadline = time.monotonic() + deadline_seconds
+        deadline = time.monotonic() + deadline_seconds * patience()
         while True:
-            line = self.next_line(max(0.01, deadline - time.monotonic()))
+            line = self._line_by(deadline)
             if line.get("end"):
                 raise AssertionError(f"the stream ended first: {self.raw[-500:]!r}")
             if test(line):
@@ -150,9 +156,9 @@ class Stream:
 
     def event_where(self, test, deadline_seconds: float = 20.0) -> dict:
         """The first event for which test(event) holds, within the deadline."""
-        deadline = time.monotonic() + deadline_seconds
+        deadline = time.monotonic() + deadline_seconds * patience()
         while True:
-            event = self.next_event(max(0.01, deadline - time.monotonic()))
+            event = self._event_by(deadline)
             if event.get("end"):
                 raise AssertionError(f"the stream ended first: {self.raw[-500:]!r}")
             if test(event):
