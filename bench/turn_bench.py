@@ -398,6 +398,100 @@ async def play(args, games: list[dict], base: str, stream_base: str, dsn: str) -
     return {"samples": samples, "commits": commits.seen, "failures": failures}
 
 
+# The page records when its #game showed each version (epoch ms): geartable.js and htmx as
+# they run, the swap included.
+VERSIONS_SCRIPT = """
+window.__versions = [];
+new MutationObserver(function () {
+  const game = document.getElementById("game");
+  const v = game ? Number(game.dataset.version) : NaN;
+  const last = window.__versions[window.__versions.length - 1];
+  if (isFinite(v) && (!last || last[0] !== v)) {
+    window.__versions.push([v, performance.timeOrigin + performance.now()]);
+  }
+}).observe(document, {subtree: true, childList: true, attributes: true,
+                      attributeFilter: ["data-version"]});
+"""
+
+
+async def browser_walk(args, games: list[dict], base: str, dsn: str) -> list[float]:
+    """The same turns with the three pages in Chromium (one context per player): the first
+    programs and the last are POSTed from here, as in the Python walk; each page follows its
+    stream with geartable.js; the time is until the last page's #game shows the resolved turn."""
+    import aiohttp
+    import psycopg
+    from playwright.async_api import async_playwright
+
+    from games.engines.outofgears import engine as oog
+    from tests.e2e.helpers import CHROMIUM, CHROMIUM_FLAGS
+
+    rng = random.Random(365)
+    totals: list[float] = []
+    db = await psycopg.AsyncConnection.connect(dsn, autocommit=True)
+    async with async_playwright() as pw:
+        browser = await pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_FLAGS)
+        try:
+            for game in games:
+                if len(totals) >= args.browser:
+                    break
+                contexts, tabs, posters = [], {}, {}
+                for seat, cookie in sorted(game["cookies"].items()):
+                    context = await browser.new_context()
+                    await context.add_cookies(
+                        [
+                            {"name": "sessionid", "value": cookie, "url": base},
+                            {"name": "csrftoken", "value": CSRF, "url": base},
+                        ]
+                    )
+                    await context.add_init_script(VERSIONS_SCRIPT)
+                    tab = await context.new_page()
+                    await tab.goto(f"{base}/games/{game['id']}/")
+                    contexts.append(context)
+                    tabs[seat] = tab
+                    http = aiohttp.ClientSession(cookie_jar=aiohttp.DummyCookieJar())
+                    posters[seat] = Page(http, base, "", game["id"], seat, cookie)
+                try:
+                    while len(totals) < args.browser:
+                        cur = await db.execute(
+                            "SELECT state, version, status FROM games_game WHERE id = %s",
+                            [game["id"]],
+                        )
+                        state, version, status = await cur.fetchone()
+                        todo = [x for x in state["seats"] if x not in state["programs"]]
+                        if status != "active" or not todo:
+                            break
+                        for seat in todo[:-1]:
+                            action = rng.choice(oog.legal_actions(state, seat))
+                            _code, version, _ = await posters[seat].program(version, action)
+                        shown = "v => Number(document.getElementById('game').dataset.version) >= v"
+                        for tab in tabs.values():
+                            await tab.wait_for_function(shown, arg=version, timeout=15_000)
+                        await asyncio.sleep(args.rest)
+                        action = rng.choice(oog.legal_actions(state, todo[-1]))
+                        sent = time.time()
+                        _code, answer, _ = await posters[todo[-1]].program(version, action)
+                        seen = []
+                        for tab in tabs.values():
+                            await tab.wait_for_function(shown, arg=answer + 1, timeout=15_000)
+                            marks = await tab.evaluate("window.__versions")
+                            seen.append(next(t for v, t in marks if v >= answer + 1) / 1000)
+                        totals.append(max(seen) - sent)
+                finally:
+                    for context in contexts:
+                        await context.close()
+                    for poster in posters.values():
+                        await poster.http.close()
+        finally:
+            await browser.close()
+            await db.close()
+    ms = sorted(t * 1000 for t in totals)
+    log(
+        f"browser walk: {len(ms)} turns, p50 {pct(ms, 50):.0f} ms, p95 {pct(ms, 95):.0f} ms, "
+        f"max {ms[-1]:.0f} ms"
+    )
+    return totals
+
+
 HOPS = [
     ("total", "last program sent → resolved turn swapped in on every page"),
     ("post", "last program sent → its commit heard"),
@@ -483,6 +577,11 @@ def parse_args() -> argparse.Namespace:
     p.add_argument("--games", type=int, default=150, help="Out of Gears games seeded")
     p.add_argument("--parallel", type=int, default=1, help="games played at once")
     p.add_argument("--rest", type=float, default=0.1, help="seconds of quiet before a sample")
+    p.add_argument("--browser", type=int, default=0, help="turns of a Chromium walk, after")
+    p.add_argument(
+        "--due-wait-ms",
+        help="the stream process's GEARTABLE_STREAM_DUE_WAIT_MS (0: no wait, as before 36.5)",
+    )
     p.add_argument("--db", default="geartable_bench_turn")
     p.add_argument("--broker", default="redis://127.0.0.1:6379/13")
     p.add_argument("--cache", default="redis://127.0.0.1:6379/14")
@@ -520,6 +619,8 @@ def main() -> int:
         "PYTHONPATH": str(ROOT),
         "DJANGO_SETTINGS_MODULE": "config.settings",
     }
+    if args.due_wait_ms is not None:
+        env["GEARTABLE_STREAM_DUE_WAIT_MS"] = args.due_wait_ms
     stream = StreamProcess(env, tmp / "stream.log")
     env["GEARTABLE_STREAM_URL"] = stream.env["GEARTABLE_STREAM_URL"]  # every writer notifies
     stack_args = argparse.Namespace(
@@ -542,6 +643,10 @@ def main() -> int:
         res = asyncio.run(
             play(args, games, stack.base, stream.env["GEARTABLE_STREAM_URL"], env["DATABASE_URL"])
         )
+        if args.browser:
+            res["browser"] = asyncio.run(
+                browser_walk(args, games[::-1], stack.base, env["DATABASE_URL"])
+            )
     finally:
         stream.stop()
         stack.stop()
@@ -550,6 +655,12 @@ def main() -> int:
     res["commits"] = {f"{g}:{v}": t for (g, v), t in res["commits"].items()}
     Path(args.json).write_text(json.dumps({"args": vars(args), **res, "hops": figures}))
     print(report(figures, res, args, load))
+    if res.get("browser"):
+        ms = [t * 1000 for t in res["browser"]]
+        print(
+            f"\nBrowser walk (Chromium, geartable.js): {len(ms)} turns, p50 {pct(ms, 50):.0f} ms,"
+            f" p95 {pct(ms, 95):.0f} ms, p99 {pct(ms, 99):.0f} ms, max {max(ms):.0f} ms"
+        )
     return 0
 
 
