@@ -12,7 +12,7 @@ TEST_ENV := DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/gea
 	CELERY_TEST_BROKER_URL=$${CELERY_TEST_BROKER_URL:-redis://127.0.0.1:6379/0} \
 	PYTHONDONTWRITEBYTECODE=""
 
-.PHONY: run test screenshots lint format worker beat bench-engines bench-web bench-cpu bench-live deep-test e2e-deps python-check services-check clean
+.PHONY: run test screenshots lint format worker beat bench-engines bench-web bench-cpu bench-live bench-turn deep-test e2e-deps python-check services-check clean
 
 python-check:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null || { \
@@ -116,6 +116,12 @@ bench-web: $(VENV)/.dev
 # database geartable_bench_live. Figures in docs/benchmarks.md.
 bench-live: $(VENV)/.dev
 	$(PY) bench/live_bench.py $(BENCH_ARGS)
+
+# The end of an Out of Gears turn (issue 36.5): last program -> the resolved turn on its three
+# players' pages, hop by hop, through gunicorn, a real Celery worker on Redis, the stream process
+# and PostgreSQL. About 10 minutes; its own database geartable_bench_turn. docs/benchmarks.md.
+bench-turn: $(VENV)/.dev
+	$(PY) bench/turn_bench.py $(BENCH_ARGS)
 
 worker: $(VENV)/.runtime
 	$(VENV)/bin/celery -A config worker -l info -O fair

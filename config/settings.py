@@ -428,6 +428,10 @@ if GEARTABLE_STREAM_URL not in ("", "/") and not GEARTABLE_STREAM_URL.startswith
 # once (their commit sends an `access` event, games/live/events.py): this recheck is a safety net.
 GEARTABLE_STREAM_KEEPALIVE_SECONDS = env_int("GEARTABLE_STREAM_KEEPALIVE_SECONDS", 30, minimum=1)
 GEARTABLE_STREAM_RECHECK_SECONDS = env_int("GEARTABLE_STREAM_RECHECK_SECONDS", 600, minimum=1)
+# A change that leaves the server a step to take (a turn to resolve, a bot to play) is followed
+# by that step's change: a stream waits this long at most for it, so that its page fetches the
+# game once, as the step left it (games/live/stream.py `settle`; 0: no wait).
+GEARTABLE_STREAM_DUE_WAIT_MS = env_int("GEARTABLE_STREAM_DUE_WAIT_MS", 1000, minimum=0)
 # The threads a stream process runs its streams' reads on (who may listen, the game's version),
 # each holding one database connection: the process's connections are this many + 1 (LISTEN).
 GEARTABLE_STREAM_READ_THREADS = env_int("GEARTABLE_STREAM_READ_THREADS", 4, minimum=1)

@@ -1,10 +1,11 @@
 """What changed, said by the transaction that changed it, for the open pages' event streams.
 
 An event names only *what* changed, never what it now shows: `{"game": 42, "version": 17,
-"chat": 3, "kind": "game"}` (a game's version or chat moved on), `{"users": [5, 8], "kind":
-"turns"}` (whose turn it is changed in their games), `{"kind": "lobby"}` (the lobby's lists),
-`{"users": [5], "game": null, "kind": "access"}` (who may read changed: a password, a
-deactivation, a seat's player).
+"chat": 3, "due": null, "kind": "game"}` (a game's version or chat moved on; `due`, when the
+server owes it a step, is since when: `Game.due_since`, never sent on to a page), `{"users":
+[5, 8], "kind": "turns"}` (whose turn it is changed in their games), `{"kind": "lobby"}` (the
+lobby's lists), `{"users": [5], "game": null, "kind": "access"}` (who may read changed: a
+password, a deactivation, a seat's player).
 Each page then fetches its own fragment through the ordinary views, where hidden information is
 filtered as it always was (docs/live.md).
 
@@ -48,13 +49,23 @@ def game_changed(game_id: int | None) -> None:
         return
     if connection.vendor == "postgresql":
         # The row as committed by this transaction (it holds the row's lock until then).
+        # `due`: the server owes the game a step (a turn to resolve, a bot to play), whose
+        # version follows in a moment: the streams wait for it (stream.settle).
         sql.notify_row(
-            CHANNEL, Game, game_id, "game", game="id", version="version", chat="chat_seq"
+            CHANNEL,
+            Game,
+            game_id,
+            "game",
+            game="id",
+            version="version",
+            chat="chat_seq",
+            due="due_since",
         )
         return
-    row = Game.objects.filter(pk=game_id).values_list("version", "chat_seq").first()
+    row = Game.objects.filter(pk=game_id).values_list("version", "chat_seq", "due_since").first()
     if row is not None:
-        _send({"game": game_id, "version": row[0], "chat": row[1], "kind": "game"})
+        due = row[2] and row[2].isoformat()
+        _send({"game": game_id, "version": row[0], "chat": row[1], "due": due, "kind": "game"})
 
 
 def turns_changed(user_ids: Iterable[int | None]) -> None:

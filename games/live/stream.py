@@ -417,7 +417,7 @@ async def _game_stream(request: HttpRequest, game_id: int, user_id: int):
                 if viewer.your_turn is not None and viewer.your_turn != your_turn:
                     your_turn = viewer.your_turn
                     yield _frame({"kind": "turns", "your_turn": your_turn}, event="turns")
-            event = await next_event(queue)
+            event = await settle(queue, await next_event(queue))
             now = asyncio.get_running_loop().time()
             if event is None and now - checked < settings.GEARTABLE_STREAM_RECHECK_SECONDS:
                 yield ": keep-alive\n\n"
@@ -445,6 +445,37 @@ async def _game_stream(request: HttpRequest, game_id: int, user_id: int):
         if mark is not None:
             WATCHING.discard(mark)
         events.HUB.unsubscribe(queue, *names)
+
+
+# A game event whose commit left the server a step to take (`due`: a complete Out of Gears
+# turn to resolve, a bot to play) is followed in a moment by that step's own event. A stream
+# waits a moment for it, so that its page fetches the game once, as the step left it,
+# rather than the state in between and then the step's behind it, both drawn while the worker
+# resolves (issue 36.5, docs/benchmarks.md). Past GEARTABLE_STREAM_DUE_WAIT_MS (a slow or
+# stopped worker: the sweep repairs a lost task) the stream sends what is, as for any event.
+
+
+async def settle(queue: events.Inbox, event: dict | None) -> dict | None:
+    """The event to act on: `event` itself, unless it is a game event with a step owed; then
+    the first game event within GEARTABLE_STREAM_DUE_WAIT_MS that owes none (else the last
+    one heard). An `access` or `resync` heard meanwhile is acted on at once; a `turns` is
+    covered by the read that follows (it reads the player's count too)."""
+    if event is None or event.get("kind") != "game" or not event.get("due"):
+        return event
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + settings.GEARTABLE_STREAM_DUE_WAIT_MS / 1000
+    while (left := deadline - loop.time()) > 0:
+        later = await queue.get(left)
+        if later is None:
+            break
+        kind = later.get("kind")
+        if kind in ("access", "resync"):
+            return later
+        if kind == "game":
+            event = later
+            if not later.get("due"):
+                break
+    return event
 
 
 def _behind(viewer: Viewer, event: dict | None) -> bool:

@@ -109,7 +109,13 @@ def test_without_postgresql_the_event_reaches_this_process_at_the_commit_only(
         rolled_back()
         committed()
         assert in_loop(drain(queue)) == [
-            {"game": game.pk, "version": game.version, "chat": game.chat_seq, "kind": "game"},
+            {
+                "game": game.pk,
+                "version": game.version,
+                "chat": game.chat_seq,
+                "due": None,
+                "kind": "game",
+            },
             {"users": [alice.pk], "kind": "turns"},
         ]
     finally:
