@@ -35,6 +35,9 @@ from bench import web_bench  # noqa: E402
 ROOT = Path(__file__).resolve().parent.parent
 DB_NAME = os.environ.get("BENCH_CPU_DB", "geartable_cpu")
 PG = "postgres://postgres@127.0.0.1:5432"
+# Two runs at once (two engineers, or an old and a new tree) each need their own database and
+# their own Redis databases: the cache holds games' versions by id.
+REDIS_DB = int(os.environ.get("BENCH_CPU_REDIS_DB", "12"))
 ENV = {
     "DATABASE_URL": f"{PG}/{DB_NAME}",
     "DEBUG": "false",
@@ -45,8 +48,8 @@ ENV = {
     "SESSION_COOKIE_SECURE": "false",
     "CSRF_COOKIE_SECURE": "false",
     "SECURE_HSTS_SECONDS": "0",
-    "CACHE_URL": "redis://127.0.0.1:6379/12",
-    "CELERY_BROKER_URL": "redis://127.0.0.1:6379/13",
+    "CACHE_URL": f"redis://127.0.0.1:6379/{REDIS_DB}",
+    "CELERY_BROKER_URL": f"redis://127.0.0.1:6379/{REDIS_DB + 1}",
     "LOG_LEVEL": "ERROR",
 }
 VIEWED = 20  # games per kind only viewed (GETs); the others are played (POSTs)
@@ -75,6 +78,10 @@ def create_database() -> None:
         )
         conn.execute(f"DROP DATABASE IF EXISTS {DB_NAME}")
         conn.execute(f"CREATE DATABASE {DB_NAME}")
+    import redis
+
+    for url in (ENV["CACHE_URL"], ENV["CELERY_BROKER_URL"]):  # nothing of an earlier run's ids
+        redis.Redis.from_url(url).flushdb()
     env = {**os.environ, **ENV}
     for cmd in (["migrate", "--noinput", "-v", "0"], ["collectstatic", "--noinput", "-v", "0"]):
         subprocess.run([sys.executable, "manage.py", *cmd], cwd=ROOT, env=env, check=True)

@@ -94,15 +94,17 @@ def _ordinal(n: int) -> str:
 # --- following ----------------------------------------------------------------------------------
 
 
-def follows(follower: User, followed: User) -> bool:
-    return Follow.objects.filter(follower=follower, followed=followed).exists()
+def followed_by(follower: User) -> Exists:
+    """Whether `follower` follows the user of the row (a filter, or an annotation: a player's
+    page reads it with the player)."""
+    return Exists(Follow.objects.filter(follower=follower, followed=OuterRef("pk")))
 
 
 def followed_players(user: User) -> list[User]:
     """The players this user follows, by name (their profile's list; one query)."""
     return list(
         User.objects.filter(is_active=True)
-        .filter(Exists(Follow.objects.filter(follower=user, followed=OuterRef("pk"))))
+        .filter(followed_by(user))
         .only("username", "display_name", "is_active")
         .order_by("username")[:FOLLOWS_MAX]
     )
@@ -127,7 +129,7 @@ def invite_suggestions(user: User) -> list[User]:
     followed = (
         User.objects.filter(is_active=True)
         .exclude(pk__in=chosen | {user.pk})
-        .filter(Exists(Follow.objects.filter(follower=user, followed=OuterRef("pk"))))
+        .filter(followed_by(user))
         .only("username", "display_name", "is_active")
         .order_by("username")[:SUGGESTED]
     )

@@ -13,9 +13,10 @@ from __future__ import annotations
 
 from collections import defaultdict
 
+from django.db.models import Q
 from django.utils import timezone
 
-from games.models import Kind, Rating, RatingChange, Seat, Status
+from games.models import BotKind, Kind, Rating, RatingChange, Seat, Status
 
 
 def places_of(result: dict) -> dict[str, int]:
@@ -27,14 +28,23 @@ def places_of(result: dict) -> dict[str, int]:
 
 
 def player_stats(user=None, bot: str = "") -> list[dict]:
-    """Per game kind: the rating, games played and won, win rate per seat count, and the
-    rating's history as chart points. Finished games only; imported records never count."""
+    """Per game kind: the rating, games played and won, win rate per seat count, the
+    rating's history as chart points, and the greedy bot's rating beside it (`greedy`).
+    Finished games only; imported records never count."""
+    greedy = Q(user=None, bot=BotKind.GREEDY)  # shown beside every rating: one query with it
     if user is not None:
         seats = Seat.objects.filter(user=user) | Seat.objects.filter(replaced_user=user)
-        ratings = {r.kind: r for r in Rating.objects.filter(user=user, bot="")}
+        own = Q(user=user, bot="")
     else:
         seats = Seat.objects.filter(bot=bot, replaced_user__isnull=True)
-        ratings = {r.kind: r for r in Rating.objects.filter(user=None, bot=bot)}
+        own = Q(user=None, bot=bot)
+    mine = (user.pk, "") if user is not None else (None, bot)
+    ratings, bots = {}, {}
+    for rating in Rating.objects.filter(own | greedy):
+        if (rating.user_id, rating.bot) == mine:
+            ratings[rating.kind] = rating
+        if (rating.user_id, rating.bot) == (None, BotKind.GREEDY):
+            bots[rating.kind] = rating
     rows = seats.filter(game__status=Status.FINISHED, game__imported=False).values_list(
         "game_id", "game__kind", "game__seat_count", "position", "game__result", "replaced_user"
     )
@@ -66,6 +76,7 @@ def player_stats(user=None, bot: str = "") -> list[dict]:
                 "kind": kind,
                 "label": label,
                 "rating": rating,
+                "greedy": bots.get(kind),
                 "played": played,
                 "won": won,
                 "win_rate": _percent(won, played),

@@ -2,6 +2,7 @@ import functools
 
 from django import template
 from django.conf import settings
+from django.core.cache import cache
 from django.template.loader import get_template
 from django.utils.safestring import SafeString, mark_safe
 
@@ -97,3 +98,37 @@ def gears(colours: list[str]) -> str:
 @functools.lru_cache(maxsize=64)
 def _gear_html(colour: str) -> str:
     return get_template("games/_gear.html").render({"g": colour})  # escaped by the template
+
+
+# How long a game's fragment as all its spectators see it is kept (games/views/game.py,
+# `shared_key`). The key holds the game's version, which every change a page shows moves: this
+# bounds only what moves without it ("due in …", a player's new display name).
+SHARED_SECONDS = 30
+
+
+@register.tag
+def shared_fragment(parser, token):
+    """`{% shared_fragment key %}…{% endshared_fragment %}`: drawn once per `key` and kept
+    (SHARED_SECONDS) for everyone whose page has that key; drawn each time when the key is
+    empty. The view decides who shares one (games/views/game.py, `shared_key`)."""
+    bits = token.split_contents()
+    if len(bits) != 2:
+        raise template.TemplateSyntaxError("shared_fragment takes one argument: the key")
+    nodelist = parser.parse(("endshared_fragment",))
+    parser.delete_first_token()
+    return _SharedFragment(nodelist, parser.compile_filter(bits[1]))
+
+
+class _SharedFragment(template.Node):
+    def __init__(self, nodelist, key):
+        self.nodelist, self.key = nodelist, key
+
+    def render(self, context) -> str:
+        key = self.key.resolve(context)
+        if not key:
+            return self.nodelist.render(context)
+        html = cache.get(key)
+        if html is None:
+            html = self.nodelist.render(context)
+            cache.set(key, html, SHARED_SECONDS)
+        return html  # a node's output is not escaped again: it is the template's own

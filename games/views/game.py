@@ -6,11 +6,13 @@ import json
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.core.cache import cache
 from django.core.exceptions import RequestDataTooBig
 from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
@@ -97,7 +99,15 @@ def _render_game(
             {"game": game, "seat": seat, "nav_section": "my_games"},
             status=status,
         )
+    shared = shared_key(
+        request, game, seat, query=query, fragment=fragment, refused=refused, error=error
+    )
+    if shared and fragment:
+        html = cache.get(shared)  # drawn for another spectator at this version (geartable.py)
+        if html is not None:
+            return HttpResponse(html, status=status)
     context = game_context(request, game, seat, query=query, fragment=fragment, refused=refused)
+    context["shared_game_key"] = shared
     context["error"] = error
     context["poll_key"] = poll_key
     if not fragment and turns is None and request.user.is_authenticated:
@@ -110,6 +120,29 @@ def _render_game(
     if seat is not None:  # what this player has now been shown
         watching.mark_seen(seat, game.version, context.get("mark_now", seat.seen_mark))
     return render(request, template, context, status=status)
+
+
+def shared_key(
+    request: HttpRequest, game: Game, seat: Seat | None, *, query, fragment: bool, refused, error
+) -> str:
+    """The cache key of the game's fragment (`#game`) as every one of its spectators sees it,
+    or "" when this viewer's is their own. Who shares it: a reader with no seat, now or before
+    (a former player's page says so), of a game in play, with nothing asked of the page (a
+    refused action, a selection). What it depends on is in the key: the game and its version,
+    the fragment or the whole page (focus is asked differently), signed in or not (the notice),
+    by the table's link or not (its links keep the token), the time zone (the deadline's time).
+    A seated player's never is: it holds their hand or program and their session's CSRF token,
+    and each seat draws each version about once (tests/views/test_shared_fragment.py)."""
+    if seat is not None or refused is not None or error or game.status != Status.ACTIVE:
+        return ""
+    if any(name != "token" for name in query):
+        return ""
+    if seating.former_seat_of(game, request.user) is not None:
+        return ""
+    by_link = request.GET.get("token") == game.join_token
+    signed_in = request.user.is_authenticated
+    zone = timezone.get_current_timezone_name()
+    return f"game-shared:{game.pk}:{game.version}:{fragment:d}{signed_in:d}{by_link:d}:{zone}"
 
 
 def _next_game_url(game: Game, seat: Seat | None, is_my_turn: bool, turns: int | None) -> str:

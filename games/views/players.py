@@ -14,14 +14,20 @@ from django.views.decorators.http import require_GET, require_POST
 from accounts.models import User
 from games.actions import follows
 from games.errors import GameError
-from games.models import BotKind, Rating
+from games.models import BotKind
 from games.reads import players, ratings
 from games.views.common import answer_error, bad_request
 
 
-def _player_or_404(username: str) -> User:
-    # A deactivated account has no page (its names are not links either: Seat.player_url).
-    user = User.objects.filter(username__iexact=username, is_active=True).first()
+def _player_or_404(username: str, follower=None) -> User:
+    """The active player of that name (a deactivated account has no page: its names are not
+    links either, Seat.player_url); with `follower`, a signed-in visitor, whether they follow
+    this player (`followed`), read in the same query."""
+    found = User.objects.filter(username__iexact=username, is_active=True)
+    if follower is not None:
+        found = found.annotate(followed=players.followed_by(follower))
+    # No first(): its ORDER BY is compiled at a cost, and a username names one account.
+    user = next(iter(found[:1]), None)
     if user is None:
         raise Http404("There is no such player.")
     return user
@@ -32,7 +38,8 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     """A player's public face: anyone may read it, as on lichess. It shows only what is public:
     the name (never the e-mail address), the ratings and counts of finished games, and the
     games the visitor could open anyway (public ones, and their own with this player)."""
-    user = _player_or_404(username)
+    viewer = request.user if request.user.is_authenticated else None
+    user = _player_or_404(username, follower=viewer)
     raw = request.GET.get("page", "1")
     page = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 6 else 0
     if not 1 <= page <= players.LAST_PAGE:
@@ -45,11 +52,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
         "games": games,
         "page": page,
         "more": more,
-        "following": (
-            players.follows(request.user, user)
-            if request.user.is_authenticated and not me
-            else False
-        ),
+        "following": viewer is not None and not me and user.followed,
         # The lobby's new table form, with this player ticked to invite (issue 27.2).
         "play_url": f"{reverse('lobby')}?{urlencode({'with': user.username})}#new-game",
     }
@@ -65,9 +68,6 @@ def bot(request: HttpRequest, bot: str) -> HttpResponse:
 
 
 def _render(request, name: str, stats: list[dict], **flags) -> HttpResponse:
-    bots = {r.kind: r for r in Rating.objects.filter(user=None, bot=BotKind.GREEDY)}
-    for row in stats:
-        row["greedy"] = bots.get(row["kind"])
     context = {"name": name, "stats": stats, "nav_section": "profile" if flags.get("is_me") else ""}
     return render(request, "games/player.html", {**context, **flags})
 

@@ -51,9 +51,16 @@ def test_the_game_page_costs_the_same_for_two_players_at_the_start_and_six_late(
 
 
 def test_a_spectator_pays_the_same_for_a_small_and_a_big_public_game(django_user_model):
+    """A visitor: the game with its seats and players (one query) for the page and the fragment;
+    the log adds its moves. A signed-in spectator adds their user row (they are not among the
+    seats) and the nav's count, and on the full page the chat."""
     small = start_geared(people(django_user_model, "s", 2), public=True, target=1000)
     big = advance(start_geared(people(django_user_model, "b", 6), public=True, target=2000), 42)
-    for client in (Client(), client_for(make_user(django_user_model, "watcher"))):
+    expected = {"visitor": [1, 1, 2], "spectator": [4, 3, 4]}
+    for who, client in (
+        ("visitor", Client()),
+        ("spectator", client_for(make_user(django_user_model, "watcher"))),
+    ):
         costs = []
         for game in (small, big):
             costs.append(
@@ -63,14 +70,19 @@ def test_a_spectator_pays_the_same_for_a_small_and_a_big_public_game(django_user
                     count_queries(client, reverse("game_log", args=[game.pk])),
                 ]
             )
-        assert costs[0] == costs[1]
+        assert costs[0] == costs[1] == expected[who], who
 
 
 def test_my_games_costs_the_same_with_one_game_and_twenty(alice, django_user_model):
+    """The user row; what says whether the list changed (an aggregate of the player's seats,
+    one of their invitations: my_games._my_games_key); the nav's count. The list itself is
+    drawn once per change and kept (two lists of seats, their tables, the invitations: four
+    queries more on a change, none here)."""
     others = people(django_user_model, "p", 3)
     start_geared([alice, others[0]])
     client = client_for(alice)
-    one = count_queries(client, reverse("my_games"))
+    drawn = count_queries(client, reverse("my_games"))
+    kept = count_queries(client, reverse("my_games"))
     for i in range(19):  # active (my turn or not), open, and finished games, with 2-3 players
         if i % 3 == 0:
             start_geared([alice, *others[: 1 + i % 2]])
@@ -82,10 +94,16 @@ def test_my_games_costs_the_same_with_one_game_and_twenty(alice, django_user_mod
     invited = tables.create_game(others[0], tables.NewGame(kind=Kind.GEARED, seat_count=2))
     tables.invite(others[0], invited.pk, "alice")
     assert alice.seats.count() == 20
-    assert count_queries(client, reverse("my_games")) == one
+    assert count_queries(client, reverse("my_games")) == drawn == 8  # drawn again: it changed
+    assert count_queries(client, reverse("my_games")) == kept == 4
 
 
 def test_the_lobby_costs_the_same_with_one_open_game_and_twenty(alice, bob, django_user_model):
+    """The lists (open tables, games to watch) are the same for everyone: drawn by the first
+    visit after a change (here the visitor's: the open tables with their counts, the games to
+    watch; and their seats, one query, when there are some) and kept. A signed-in player then
+    pays their user row, the invite box (the people played with, those followed: two queries)
+    and the nav's count."""
     hosts = people(django_user_model, "h", 20)
 
     def open_public(host):
@@ -102,7 +120,7 @@ def test_the_lobby_costs_the_same_with_one_open_game_and_twenty(alice, bob, djan
         open_public(host)
     for label, client in (("visitor", Client()), ("player", client_for(alice))):
         costs[label].append(count_queries(client, reverse("lobby")))
-        assert costs[label][0] == costs[label][1], label
+    assert costs == {"visitor": [2, 2], "player": [4, 4]}
 
 
 def test_the_lobby_after_a_refused_create_costs_the_same_with_one_open_game_and_twenty(
