@@ -125,7 +125,7 @@ def _changed(
         _record(game, seat, kind, action)
         new_turn = resolved or eng.turn(state) != game.turn
         game.state = state
-        _after_change(game, eng, new_turn=new_turn)
+        _after_change(game, eng, new_turn=new_turn, seats=seats)
         seats, step = _settle(game, eng, seats)
         _save(game)
         mover = seat if kind == Move.Kind.ACTION and seat is not None and not seat.is_bot else None
@@ -147,8 +147,11 @@ def _record(game: Game, seat: Seat | None, kind: str, action: dict | None) -> No
     Move.objects.create(game=game, seq=game.move_count, seat=seat, kind=kind, action=action)
 
 
-def _after_change(game: Game, eng: engines.Engine, *, new_turn: bool) -> None:
-    """Bump the version; on a new turn, restart the clock; at the end, record the result."""
+def _after_change(
+    game: Game, eng: engines.Engine, *, new_turn: bool, seats: list[Seat] | None = None
+) -> None:
+    """Bump the version; on a new turn, restart the clock; at the end, record the result
+    (`seats`: as read with the game under the lock, else the ratings read them)."""
     game.version += 1
     game.turn = eng.turn(game.state)
     if new_turn:
@@ -161,9 +164,8 @@ def _after_change(game: Game, eng: engines.Engine, *, new_turn: bool) -> None:
         game.finished = timezone.now()
         game.result = eng.result(game.state)
         game.deadline = None
-        rating_changes.record_game(
-            game
-        )  # in the game-over transaction: rated once, with the result
+        # In the game-over transaction: rated once, with the result.
+        rating_changes.record_game(game, seats)
 
 
 def _save(game: Game) -> None:
