@@ -264,6 +264,7 @@ def _seen_with_move(seat: Seat, version: int, mark: int) -> dict[str, int]:
 
 def _touch(game: Game) -> None:
     Game.objects.filter(pk=game.pk).update(version=F("version") + 1, updated=timezone.now())
+    game.changed_apart()  # its version is the row's no more: a later save reads the row again
     live.forget_game(game.pk)
     if game.public:
         live.forget_lobby()  # a seat taken or left: the open table's count

@@ -247,6 +247,11 @@ class Game(models.Model):
         """Read by `Game.objects.locked`: its row is this transaction's until it ends."""
         self._locked_in = connection.atomic_blocks[0] if connection.in_atomic_block else None
 
+    def changed_apart(self) -> None:
+        """The row was written by an UPDATE that did not go through this instance (an F()
+        expression): what the instance holds is no longer known to be the row (`lock_held`)."""
+        self._locked_in = None
+
     @property
     def lock_held(self) -> bool:
         """Is this instance the game's row as read under its lock, in the transaction that
