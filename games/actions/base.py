@@ -217,9 +217,10 @@ def _sync_seats(
     person who moved (`mover`): their count of deadlines missed in a row back to 0 and, with
     `seen` (the game's news mark), what they have now seen (`_seen_with_move`). In one
     UPDATE of the rows that change, worked out from the `seats` read under the game's lock
-    (no other write changes these fields of a game in play without it), and in those rows (a
-    page drawn from them next shows who is away while it waits for them). Nothing is written
-    when nothing changes."""
+    (no write changes `to_act` or `missed_deadlines` without it; the seen mark is the player's
+    own, written without it, and only ever moves what the next page marks new), and in those
+    rows (a page drawn from them next shows who is away while it waits for them). Nothing is
+    written when nothing changes."""
     positions = {int(s) for s in step.to_act}
     now_acting, changed, deltas = [], [], {}
     mover_fields: dict[str, int] = {}

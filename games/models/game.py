@@ -112,6 +112,9 @@ class GameQuerySet(models.QuerySet):
         commit. So the game's version is also read as the statement began (`read_version`, an
         unlocked subquery): when the two differ, another change committed in between and the
         seats are read again, now that the lock is held (docs/benchmarks.md, "Issue 36.1").
+        This holds because every change of a game's seats made under its lock moves its
+        version in the same transaction (a move, a timeout, a seat taken, left or handed to a
+        bot, an abort); what a player has seen and watched is theirs, written without it.
         A game without seats is locked alone."""
         if with_seats:
             game = self._locked_with_table(pk)
