@@ -9,8 +9,8 @@ this module imports none of them and sits at the bottom of the map, docs/code-ma
 - `InsertOnce`: a row's INSERT that writes nothing if a unique constraint already holds it
   (ON CONFLICT DO NOTHING that returns the new id, which `bulk_create(ignore_conflicts=True)`
   does not).
-- `notify` and `notify_row`: PostgreSQL's `pg_notify`, sent inside the transaction that made
-  the change (games/live/events.py).
+- `notify` and `notify_row`: PostgreSQL's `pg_notify` (several in one statement), sent inside
+  the transaction that made the change (games/live/events.py).
 """
 
 from __future__ import annotations
@@ -85,40 +85,75 @@ class PollQuery:
 class InsertOnce:
     """One model's INSERT that writes nothing if a unique constraint already holds the row
     (ON CONFLICT DO NOTHING, PostgreSQL and SQLite alike): the values prepared by the fields as
-    save() prepares them, the new primary key returned, or None when nothing was written."""
+    save() prepares them, the new primary key returned, or None when nothing was written.
+    `many`: several rows in one statement; `key`, the fields of the unique constraint, tells
+    which of them were written (the rows returned are matched to the objects by it)."""
 
-    def __init__(self, model) -> None:
+    def __init__(self, model, key: tuple[str, ...] = ()) -> None:
         meta = model._meta
         self.fields = [f for f in meta.concrete_fields if f is not meta.pk]
-        columns = ", ".join(f'"{f.column}"' for f in self.fields)
-        marks = ", ".join(["%s"] * len(self.fields))
-        self.sql = (
-            f"INSERT INTO {meta.db_table} ({columns}) VALUES ({marks}) "  # noqa: S608 - _meta
-            f"ON CONFLICT DO NOTHING RETURNING {_pk(meta)}"
+        self.key = [meta.get_field(name) for name in key]
+        self.table = meta.db_table
+        self.columns = ", ".join(f'"{f.column}"' for f in self.fields)
+        self.row = "(" + ", ".join(["%s"] * len(self.fields)) + ")"
+        self.returning = ", ".join([_pk(meta), *(f'"{f.column}"' for f in self.key)])
+        self.sql = self._sql(1)
+
+    def _sql(self, rows: int) -> str:
+        return (
+            f"INSERT INTO {self.table} ({self.columns}) "  # noqa: S608 - names from _meta
+            f"VALUES {', '.join([self.row] * rows)} "
+            f"ON CONFLICT DO NOTHING RETURNING {self.returning}"
         )
 
+    def _values(self, obj) -> list:
+        return [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in self.fields]
+
     def __call__(self, obj) -> int | None:
-        values = [f.get_db_prep_save(f.pre_save(obj, True), connection) for f in self.fields]
         with connection.cursor() as cursor:
-            cursor.execute(self.sql, values)
+            cursor.execute(self.sql, self._values(obj))
             row = cursor.fetchone()
         if row is None:
             return None
-        # The row as saved: what save() leaves on an instance it inserted (Model._state is
-        # documented: docs/ref/models/instances, "Model._state").
-        obj.pk = row[0]
-        obj._state.adding = False
-        obj._state.db = connection.alias
-        return obj.pk
+        return _saved(obj, row[0])
+
+    def many(self, objs: list) -> list:
+        """Insert these rows at once (none of them sharing the constraint's key); the objects
+        written, in their order (those the constraint already held are left out)."""
+        if not objs:
+            return []
+        values = [self._values(obj) for obj in objs]
+        with connection.cursor() as cursor:
+            cursor.execute(self._sql(len(objs)), [v for row in values for v in row])
+            written = {tuple(row[1:]): row[0] for row in cursor.fetchall()}
+        at = [self.fields.index(f) for f in self.key]
+        saved = []
+        for obj, row in zip(objs, values, strict=True):
+            pk = written.get(tuple(row[i] for i in at))
+            if pk is not None:
+                _saved(obj, pk)
+                saved.append(obj)
+        return saved
+
+
+def _saved(obj, pk: int) -> int:
+    # The row as saved: what save() leaves on an instance it inserted (Model._state is
+    # documented: docs/ref/models/instances, "Model._state").
+    obj.pk = pk
+    obj._state.adding = False
+    obj._state.db = connection.alias
+    return pk
 
 
 # --- NOTIFY -------------------------------------------------------------------------------
 
 
-def notify(channel: str, payload: str) -> None:
-    """PostgreSQL's NOTIFY of `payload` on `channel`, delivered at this transaction's commit."""
+def notify(channel: str, *payloads: str) -> None:
+    """PostgreSQL's NOTIFY of each payload on `channel`, in one statement, delivered at this
+    transaction's commit in this order."""
+    calls = ", ".join(["pg_notify(%s, %s)"] * len(payloads))
     with connection.cursor() as cursor:
-        cursor.execute("SELECT pg_notify(%s, %s)", [channel, payload])
+        cursor.execute(f"SELECT {calls}", [v for p in payloads for v in (channel, p)])
 
 
 @cache

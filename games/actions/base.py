@@ -10,7 +10,7 @@ import functools
 from dataclasses import dataclass
 from datetime import timedelta
 
-from django.db.models import Case, F, Q, When
+from django.db.models import Case, F, Value, When
 from django.utils import timezone
 
 from accounts.models import BOT_BY_HAND, User
@@ -18,6 +18,7 @@ from games import effects, engines
 from games.actions import rating_changes
 from games.errors import Forbidden, NotFound
 from games.live import cache as live
+from games.live import events as live_events
 from games.models import Game, Move, Seat, Status
 from games.notifications import queueing as notifications
 from games.reads import access
@@ -109,27 +110,36 @@ def _changed(
     kind: str,
     action: dict | None,
     seats: list[Seat] | None = None,
+    seen: bool = False,
 ) -> None:
     """The engine's new `state` for the locked game, after `seat`'s `action` (no seat: the
     resolution of an Out of Gears turn), written in one go: the move recorded, the version
     bumped (a new turn restarts the clock; the end records the result), the Step worked out and
     the game saved, the seats' `to_act` in step, the follow-ups queued on commit. `seats`: as
-    read with the game under the lock (else they are read here, after the change)."""
+    read with the game under the lock (else they are read here, after the change). `seen`: the
+    mover is shown the game as the move left it (the move's answer), so what they have seen
+    is written with the seats (actions/watching.py). The events the open pages hear of it go
+    in one statement (`events.together`)."""
     resolved = kind == Move.Kind.RESOLVE
-    _record(game, seat, kind, action)
-    new_turn = resolved or eng.turn(state) != game.turn
-    game.state = state
-    _after_change(game, eng, new_turn=new_turn)
-    seats, step = _settle(game, eng, seats)
-    _save(game)
-    _sync_seats(game, seats, step)
-    if seat is not None and seat.missed_deadlines and kind == Move.Kind.ACTION and not seat.is_bot:
-        seat.missed_deadlines = 0  # "in a row": a move of one's own resets the count
-        Seat.objects.filter(pk=seat.pk).update(missed_deadlines=0)
-    if resolved:
-        _queue_followups(game, seats, step, resolved=True)
-    else:
-        _queue_followups(game, seats, step, mover=seat, new_turn=new_turn)
+    with live_events.together():
+        _record(game, seat, kind, action)
+        new_turn = resolved or eng.turn(state) != game.turn
+        game.state = state
+        _after_change(game, eng, new_turn=new_turn, seats=seats)
+        seats, step = _settle(game, eng, seats)
+        _save(game)
+        mover = seat if kind == Move.Kind.ACTION and seat is not None and not seat.is_bot else None
+        _sync_seats(
+            game,
+            seats,
+            step,
+            mover=mover,  # a move of one's own resets the count of deadlines missed "in a row"
+            seen=eng.news_mark(state) if seen and mover is not None else None,
+        )
+        if resolved:
+            _queue_followups(game, seats, step, resolved=True)
+        else:
+            _queue_followups(game, seats, step, mover=seat, new_turn=new_turn)
 
 
 def _record(game: Game, seat: Seat | None, kind: str, action: dict | None) -> None:
@@ -137,8 +147,11 @@ def _record(game: Game, seat: Seat | None, kind: str, action: dict | None) -> No
     Move.objects.create(game=game, seq=game.move_count, seat=seat, kind=kind, action=action)
 
 
-def _after_change(game: Game, eng: engines.Engine, *, new_turn: bool) -> None:
-    """Bump the version; on a new turn, restart the clock; at the end, record the result."""
+def _after_change(
+    game: Game, eng: engines.Engine, *, new_turn: bool, seats: list[Seat] | None = None
+) -> None:
+    """Bump the version; on a new turn, restart the clock; at the end, record the result
+    (`seats`: as read with the game under the lock, else the ratings read them)."""
     game.version += 1
     game.turn = eng.turn(game.state)
     if new_turn:
@@ -151,9 +164,8 @@ def _after_change(game: Game, eng: engines.Engine, *, new_turn: bool) -> None:
         game.finished = timezone.now()
         game.result = eng.result(game.state)
         game.deadline = None
-        rating_changes.record_game(
-            game
-        )  # in the game-over transaction: rated once, with the result
+        # In the game-over transaction: rated once, with the result.
+        rating_changes.record_game(game, seats)
 
 
 def _save(game: Game) -> None:
@@ -193,22 +205,67 @@ def _settle(
     return seats, step
 
 
-def _sync_seats(game: Game, seats: list[Seat], step: Step) -> None:
-    """Keep Seat.to_act (the "your turn" index) in step with the engine, in one UPDATE of the
-    rows that change, and in the `seats` loaded (a page drawn from them next shows who is away
-    while it waits for them)."""
-    positions = sorted(int(s) for s in step.to_act)
-    should = Q(position__in=positions)
-    Seat.objects.filter(game_id=game.pk).filter(
-        (should & Q(to_act=False)) | (~should & Q(to_act=True))
-    ).update(to_act=Case(When(should, then=True), default=False))
-    live.forget_turns(uid for s in seats for uid in (s.user_id, s.replaced_user_id))
+def _sync_seats(
+    game: Game,
+    seats: list[Seat],
+    step: Step,
+    *,
+    mover: Seat | None = None,
+    seen: int | None = None,
+) -> None:
+    """Keep Seat.to_act (the "your turn" index) in step with the engine, and with it the
+    person who moved (`mover`): their count of deadlines missed in a row back to 0 and, with
+    `seen` (the game's news mark), what they have now seen (`_seen_with_move`). In one
+    UPDATE of the rows that change, worked out from the `seats` read under the game's lock
+    (no write changes `to_act` or `missed_deadlines` without it; the seen mark is the player's
+    own, written without it, and only ever moves what the next page marks new), and in those
+    rows (a page drawn from them next shows who is away while it waits for them). Nothing is
+    written when nothing changes."""
+    positions = {int(s) for s in step.to_act}
+    now_acting, changed, deltas = [], [], {}
+    mover_fields: dict[str, int] = {}
+    if mover is not None:
+        if mover.missed_deadlines:
+            mover_fields["missed_deadlines"] = mover.missed_deadlines = 0
+        if seen is not None:
+            mover_fields.update(_seen_with_move(mover, game.version, seen))
     for seat in seats:
-        seat.to_act = seat.position in positions
+        acting = seat.position in positions
+        if acting:
+            now_acting.append(seat.pk)
+        if acting != seat.to_act:
+            changed.append(seat.pk)
+            if seat.user_id:
+                deltas[seat.user_id] = deltas.get(seat.user_id, 0) + (1 if acting else -1)
+            seat.to_act = acting
+        elif mover_fields and seat.pk == mover.pk:
+            changed.append(seat.pk)
+    if changed:
+        fields = {"to_act": Case(When(pk__in=now_acting, then=True), default=False)}
+        for name, value in mover_fields.items():
+            field = Seat._meta.get_field(name)
+            fields[name] = Case(
+                When(pk=mover.pk, then=Value(value)), default=F(name), output_field=field
+            )
+        Seat.objects.filter(pk__in=changed).update(**fields)
+    live.turns_moved(deltas, (uid for s in seats for uid in (s.user_id, s.replaced_user_id)))
+
+
+def _seen_with_move(seat: Seat, version: int, mark: int) -> dict[str, int]:
+    """The fields written with the seats (issue 36.1) when a move's answer shows the mover the
+    game as the move left it: what `watching.mark_seen` would write after drawing that answer
+    ({} if nothing). The seat keeps what it had seen until then, so that the answer marks as
+    new what it marked before, and is marked (`seen_by_move`) so that `mark_seen` then writes
+    nothing."""
+    if seat.seen_version == version and seat.seen_mark == mark:
+        return {}
+    seat.seen_by_move = (version, mark)
+    return {"seen_version": version, "seen_mark": mark}
 
 
 def _touch(game: Game) -> None:
     Game.objects.filter(pk=game.pk).update(version=F("version") + 1, updated=timezone.now())
+    game.changed_apart()  # its version is the row's no more: a later save reads the row again
     live.forget_game(game.pk)
     if game.public:
         live.forget_lobby()  # a seat taken or left: the open table's count
@@ -230,7 +287,7 @@ def _queue_followups(
     if game.status == Status.FINISHED:
         # Everyone, the last mover too: the e-mail carries the result (and after a timeout
         # the "mover" is the absent player, who has not seen the end).
-        notifications.queue(game, Note.GAME_OVER, notifications.human_seats(game), turn=turn)
+        notifications.queue(game, Note.GAME_OVER, notifications.human_seats(seats), turn=turn)
         return
     if game.status != Status.ACTIVE:
         return

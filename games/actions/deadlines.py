@@ -21,6 +21,7 @@ from games.actions.base import (
 )
 from games.actions.moves import _apply, _resolve
 from games.errors import Conflict
+from games.live import cache as live
 from games.models import Game, Move, Seat, Status
 from games.notifications import queueing as notifications
 
@@ -88,6 +89,7 @@ def replace_with_bot(game: Game, seat: Seat, *, missed: bool) -> None:
     user = seat.user
     seat.bot, seat.replaced_user, seat.user = "greedy", user, None
     seat.save(update_fields=["bot", "replaced_user", "user"])
+    live.forget_turns([user.pk])  # the seat, and its turn if it was theirs, is the bot's now
     game.version += 1
     seats, step = _settle(game, engines.engine(game.kind))
     game.save(update_fields=["version", "due_since", "updated"])
@@ -95,7 +97,7 @@ def replace_with_bot(game: Game, seat: Seat, *, missed: bool) -> None:
         seat.user = user  # only to address the e-mail; the seat row no longer names them
         notifications.queue(game, notifications.Kind.REPLACED, [seat], turn=game.turn)
         seat.user = None
-    others = notifications.human_seats(game, exclude=seat)
+    others = notifications.human_seats(notifications.players_of(game), exclude=seat)
     notifications.queue(
         game, notifications.Kind.PLAYER_REPLACED, others, turn=game.turn, about=seat.position
     )

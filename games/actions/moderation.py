@@ -128,7 +128,11 @@ def abort_game(moderator: User, game_id: int, reason: str) -> Game:
         game.save(update_fields=["status", "finished", "deadline", "version", "updated"])
         Seat.objects.filter(game=game).update(to_act=False)
         live.forget_turns(game.seats.values_list("user_id", flat=True))
-        notifications.queue(game, notifications.Kind.ABORTED, notifications.human_seats(game))
+        notifications.queue(
+            game,
+            notifications.Kind.ABORTED,
+            notifications.human_seats(notifications.players_of(game)),
+        )
         _record(moderator, "abort game", reason, game=game)
     return game
 

@@ -23,12 +23,15 @@ def submit_action(
     action: object,
     *,
     by_kind: dict[str, object] | None = None,
+    seen: bool = False,
 ) -> Game:
     """A person's move (Geared) or program (Out of Gears), version-checked. `by_kind`: the
     action as each kind of game's own form reads the POST (parsed without the database), of
     which the game's kind chooses one. The game is read once, locked, with its seats: the
     answer's page is drawn from the game returned, and a refusal (GameError) carries the game
-    as it was read (`exc.game`, unchanged) for the answer to show."""
+    as it was read (`exc.game`, unchanged) for the answer to show. `seen`: the answer shows
+    the player the game as the move left it: what they have seen is written with the move
+    (actions/watching.py, `seen_with_move`)."""
     with transaction.atomic():
         # With its seats: the move needs them, and so does the page drawn in answer to it.
         game = locked_game(game_id, with_seats=True)
@@ -44,7 +47,7 @@ def submit_action(
                 raise NotFound("There is no such game.")
             eng = engines.engine(game.kind)
             _check_version(game, version, eng)
-            return _apply(game, seat, action, Move.Kind.ACTION, eng, game.table)
+            return _apply(game, seat, action, Move.Kind.ACTION, eng, game.table, seen=seen)
         except GameError as exc:
             exc.game = game
             raise
@@ -68,9 +71,12 @@ def _apply(
     kind: str,
     eng: engines.Engine,
     seats: list[Seat] | None = None,
+    *,
+    seen: bool = False,
 ) -> Game:
     """One action of `seat` on the locked game, through the engine; `seats`: the game's seats
-    as read with it under the lock (else they are read here, after the change)."""
+    as read with it under the lock (else they are read here, after the change); `seen`: see
+    `submit_action`."""
     if not isinstance(action, dict):
         raise GameError("That is not an action.")
     if eng.needs_resolution(game.state):
@@ -85,27 +91,30 @@ def _apply(
         state = eng.apply(game.state, seat.seat_id, action)
     except IllegalMove as exc:
         raise GameError(exc.message) from None
-    _changed(game, eng, state, seat=seat, kind=kind, action=action, seats=seats)
+    _changed(game, eng, state, seat=seat, kind=kind, action=action, seats=seats, seen=seen)
     return game
 
 
 def resolve_turn(game_id: int, turn: int) -> bool:
     """Out of Gears: run turn `turn` once every program is in. Idempotent: False if no-op."""
     with transaction.atomic():
-        game = Game.objects.locked(game_id)
+        # With its seats: one statement (the resolution writes their to_act and tells them).
+        game = Game.objects.locked(game_id, with_seats=True)
         if game is None:
             return False  # deleted since the task was queued: nothing to resolve
         if game.status != Status.ACTIVE or game.turn != turn:
             return False
-        return _resolve(game)
+        return _resolve(game, game.table)
 
 
-def _resolve(game: Game) -> bool:
-    """Resolve the locked game's turn if every program is in (O7–O15)."""
+def _resolve(game: Game, seats: list[Seat] | None = None) -> bool:
+    """Resolve the locked game's turn if every program is in (O7–O15); `seats`: as read with
+    the game under the lock (else read after the change)."""
     eng = engines.engine(game.kind)
     if not eng.needs_resolution(game.state):
         return False
-    _changed(game, eng, eng.resolve(game.state), seat=None, kind=Move.Kind.RESOLVE, action=None)
+    state = eng.resolve(game.state)
+    _changed(game, eng, state, seat=None, kind=Move.Kind.RESOLVE, action=None, seats=seats)
     return True
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
 
-from games.models import Game, Rating, RatingChange, Status
+from games.models import Game, Rating, RatingChange, Seat, Status
 from games.reads.ratings import places_of
 
 MODEL = PlackettLuce()  # mu 25, sigma 25/3: OpenSkill's defaults
@@ -21,7 +21,7 @@ class _Entry:
     rated: bool = True  # False: a yardstick in a bot account's game, read and not changed
 
 
-def record_game(game: Game) -> list[RatingChange]:
+def record_game(game: Game, seats: list[Seat] | None = None) -> list[RatingChange]:
     """Rate a game that has just finished, in its game-over transaction (the game row is locked,
     so a game is rated once). Who is rated:
     - every player who sat to the end, by their place;
@@ -32,13 +32,16 @@ def record_game(game: Game) -> list[RatingChange]:
     A game with a bot account (issue 28.4) is rated for its bot accounts only: everyone else's
     rating is the yardstick they are measured by, read and left as it was, so that nobody's
     rating can be raised or lowered by a bot of their own making.
-    An imported game (a record) is rated for nobody."""
+    An imported game (a record) is rated for nobody. `seats`: the game's, with their players,
+    as the write path read them under the game's lock (else read here)."""
     if game.imported or game.status != Status.FINISHED or not game.result:
         return []
     if RatingChange.objects.filter(game=game).exists():
         return []  # rated already: a game counts once
     places = places_of(game.result)
-    seats = [s for s in game.seats.select_related("user", "replaced_user") if s.position]
+    if seats is None:
+        seats = game.seats.select_related("user", "replaced_user")
+    seats = [s for s in seats if s.position]
     bot_accounts = {
         who.pk for s in seats if (who := s.user or s.replaced_user) is not None and who.is_bot
     }

@@ -18,10 +18,14 @@ WATCH_WRITE_EVERY = timedelta(seconds=20)
 
 def mark_seen(seat: Seat, version: int, mark: int) -> None:
     """Remember what a player has now been shown of their game (the version, and the newest
-    event or turn story), so that the next visit marks what is new: one UPDATE, when changed."""
-    if seat.seen_version != version or seat.seen_mark != mark:
+    event or turn story: the engine's `news_mark`), so that the next visit marks what is new:
+    one UPDATE, when changed; none when the move this page answers wrote it already, with the
+    seats (`seen_by_move`: actions/base.py, `_seen_with_move`)."""
+    if getattr(seat, "seen_by_move", None) != (version, mark) and (
+        seat.seen_version != version or seat.seen_mark != mark
+    ):
         Seat.objects.filter(pk=seat.pk).update(seen_version=version, seen_mark=mark)
-        seat.seen_version, seat.seen_mark = version, mark
+    seat.seen_version, seat.seen_mark = version, mark
 
 
 def note_watching(seat_id: int, last: datetime | None, *, now: datetime | None = None) -> None:

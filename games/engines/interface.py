@@ -77,6 +77,12 @@ class Engine(Protocol):
         """A number that changes whenever a new turn begins (deadlines, reminders, e-mails)."""
         ...
 
+    def news_mark(self, state: dict) -> int:
+        """The newest news every seat is shown (Geared: the last event's number; Out of Gears:
+        the last resolved turn's): what a player has seen is remembered as this mark, so that
+        their next visit shows what came since as new. Public: the same for every seat."""
+        ...
+
     def needs_resolution(self, state: dict) -> bool:
         """True when the server must call resolve() before anyone can act (every program in)."""
         ...

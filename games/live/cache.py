@@ -26,7 +26,8 @@ and, where the cache is shared by every process (Redis: `CACHE_URL`), without th
 - **The "your turn" count** (`your_turn`): how many games wait for a user (the nav's badge).
 
 Every commit that changes them updates them (`forget_game`: the state as committed, set at the
-commit; `forget_turns`: the counts deleted at the commit), from every saved Game (`game_saved`,
+commit; `forget_turns`: the counts deleted at the commit; `turns_moved`: moved by what the
+commit changed), from every saved Game (`game_saved`,
 a signal receiver: the models know nothing of the cache) and from the services' updates that
 bypass it; a check that finds nothing reads the database and adds what it read
 (`cache.add`: never over a fresher value). `GEARTABLE_LIVE_SECONDS` bounds how long a copy
@@ -38,6 +39,7 @@ process's memory.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 from collections.abc import Iterable
 
@@ -230,7 +232,7 @@ def your_turn(user_id: int) -> int:
     if enabled():
         found = cache.get(_turns_key(user_id))
         if found is not None:
-            return found
+            return max(found, 0)
     return _count_turns(user_id)
 
 
@@ -279,17 +281,20 @@ def streamed(game_id: int, user_id: int) -> bool:
 # never turns a committed move into an error page (the copies expire: GEARTABLE_LIVE_SECONDS).
 
 
-def forget_game(game_id: int) -> None:
+def forget_game(game_id: int, row: tuple | None = None, due=None) -> None:
     """The game's version, status or chat changed (call it after the write, in its transaction):
     at the commit, the cache gets the state as committed. It is read now, after the write, so it
     is this transaction's own (the written row stays locked until the commit) and set, not
     deleted: a check that read the old row just before the commit cannot put it back after
-    (its `cache.add` finds the key taken), which a delete would allow. The open pages' streams
-    hear of it at the same commit (games/live/events.py)."""
-    events.game_changed(game_id)
+    (its `cache.add` finds the key taken), which a delete would allow. `row`: the STATE_FIELDS
+    as written, when the caller holds the game's lock and has them all (`game_saved`), and `due`
+    its `due_since` as written: not read again. The open pages' streams hear of it at the same
+    commit (games/live/events.py)."""
+    events.game_changed(game_id, row and (row[0], row[2], due))
     if not enabled() or game_id is None:
         return
-    row = _read_state(game_id)
+    if row is None:
+        row = _read_state(game_id)
     key = _state_key(game_id)
     if row is None:
         transaction.on_commit(lambda: cache.delete(key), robust=True)
@@ -328,6 +333,29 @@ def forget_turns(user_ids: Iterable[int | None]) -> None:
         transaction.on_commit(lambda: cache.delete_many(keys), robust=True)
 
 
+def turns_moved(deltas: dict[int, int], user_ids: Iterable[int | None]) -> None:
+    """Whose turn it is changed in one game, by the write path that holds its lock and knows
+    each seat's `to_act` before and after: the count of each user in `deltas` moves by it at
+    the commit (where it is cached: else the next reader counts), so that the mover's answer
+    reads its nav's count from the cache, not a query (issue 36.1); the others' counts did not
+    change. Every user of `user_ids` (the game's players) hears of it, as in `forget_turns`.
+    A count that a reader added from the rows just before the commit is right after the move;
+    one added between the commit and this update is off by the move until it expires, as one
+    added after a delete is (GEARTABLE_LIVE_SECONDS)."""
+    events.turns_changed(user_ids)
+    if not enabled():
+        return
+    moves = {_turns_key(uid): delta for uid, delta in deltas.items() if uid and delta}
+    if moves:
+        transaction.on_commit(lambda: _move_counts(moves), robust=True)
+
+
+def _move_counts(moves: dict[str, int]) -> None:
+    for key, delta in moves.items():
+        with contextlib.suppress(ValueError):  # not cached (or expired): the next reader counts
+            cache.incr(key, delta)
+
+
 def forget_user(user) -> None:
     """A user was saved (a password, `is_active`) or deleted: at the commit, the cache gets
     their tag as saved, so their old keys stop answering at the next check."""
@@ -360,7 +388,14 @@ def game_saved(sender, instance, update_fields=None, **kwargs) -> None:
     """A game was saved: the live check's cached state goes at commit if it changed what the
     check reads, and the lobby's lists if a public table opened, started or ended."""
     if update_fields is None or LIVE_FIELDS.intersection(update_fields):
-        forget_game(instance.pk)
+        # Read under the game's lock, still held: the row as saved is known, not read again.
+        row, due = None, None
+        if instance.lock_held and not instance.get_deferred_fields():
+            row = tuple(getattr(instance, f) for f in STATE_FIELDS)
+            due = instance.due_since  # the step the server owes it: the streams wait for it
+            if any(hasattr(value, "resolve_expression") for value in (*row, due)):  # an F() saved
+                row = None
+        forget_game(instance.pk, row, due)
     status = instance.__dict__.get("status")  # never a query for a deferred field
     if instance.public and status != getattr(instance, "_saved_status", None):
         forget_lobby()

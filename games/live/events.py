@@ -26,7 +26,9 @@ import asyncio
 import json
 import logging
 import threading
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 
 from django.conf import settings
 from django.db import connection, transaction
@@ -43,9 +45,16 @@ def enabled() -> bool:
     return bool(settings.GEARTABLE_STREAM_URL)
 
 
-def game_changed(game_id: int | None) -> None:
-    """A game's version, status or chat changed (call it after the write, in its transaction)."""
+def game_changed(game_id: int | None, written: tuple | None = None) -> None:
+    """A game's version, status or chat changed (call it after the write, in its transaction).
+    `written`: its (version, chat sequence, due_since) as this transaction wrote them, when the
+    caller holds the game's lock: not read again."""
     if not enabled() or game_id is None:
+        return
+    if written is not None:
+        version, chat, due = written
+        due = due and due.isoformat()
+        _send({"game": game_id, "version": version, "chat": chat, "due": due, "kind": "game"})
         return
     if connection.vendor == "postgresql":
         # The row as committed by this transaction (it holds the row's lock until then).
@@ -95,9 +104,36 @@ def lobby_changed() -> None:
         _send({"kind": "lobby"})
 
 
+# The events of a change made inside `together()`, sent in one statement as it ends.
+_pending: ContextVar[list[str] | None] = ContextVar("live_events_pending", default=None)
+
+
+@contextmanager
+def together() -> Iterator[None]:
+    """The events sent inside go out in one statement as it ends (PostgreSQL: one SELECT of
+    every pg_notify), still inside the transaction: a move's "game" and "turns" events are
+    one round trip (issue 36.1). Nothing is sent if it ends with an exception (the
+    transaction is rolled back: its events would never be delivered anyway)."""
+    if _pending.get() is not None or connection.vendor != "postgresql":
+        yield  # already gathering (the outer block sends), or SQLite (sent on commit)
+        return
+    pending: list[str] = []
+    token = _pending.set(pending)
+    try:
+        yield
+    finally:
+        _pending.reset(token)
+    if pending:
+        sql.notify(CHANNEL, *pending)
+
+
 def _send(event: dict) -> None:
     if connection.vendor == "postgresql":
-        sql.notify(CHANNEL, json.dumps(event))
+        pending = _pending.get()
+        if pending is not None:
+            pending.append(json.dumps(event))
+        else:
+            sql.notify(CHANNEL, json.dumps(event))
     else:
         transaction.on_commit(lambda: HUB.publish(event), robust=True)
 

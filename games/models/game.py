@@ -6,7 +6,7 @@ import functools
 import secrets
 
 from django.conf import settings
-from django.db import models
+from django.db import connection, models
 from django.dispatch import Signal
 from django.urls import reverse
 
@@ -102,15 +102,55 @@ class GameQuerySet(models.QuerySet):
     def locked(self, pk: int, *, with_seats: bool = False) -> Game | None:
         """The one way to lock a game: its row, locked until the transaction ends (call inside
         transaction.atomic()), or None if there is none. Only the game's row is locked
-        (`of=self`). `with_seats`: its seats and players too (`game.table`), read in a second
-        query once the lock is held, so that they are the ones the transaction that held the
-        lock before left, never older."""
+        (`of`: the game's table). `with_seats`: its seats and players too (`game.table`), as
+        the transaction that held the lock before left them, never older.
+
+        With its seats, one statement (issue 36.1): the seats with their game and players,
+        the game's row locked (`FOR UPDATE OF` the game). Such a statement reads the seats as
+        they were when it began; if it had to wait for the lock, PostgreSQL hands it the game's
+        row as the other transaction committed it but the seats as they were before that
+        commit. So the game's version is also read as the statement began (`read_version`, an
+        unlocked subquery): when the two differ, another change committed in between and the
+        seats are read again, now that the lock is held (docs/benchmarks.md, "Issue 36.1").
+        This holds because every change of a game's seats made under its lock moves its
+        version in the same transaction (a move, a timeout, a seat taken, left or handed to a
+        bot, an abort); what a player has seen and watched is theirs, written without it.
+        A game without seats is locked alone."""
+        if with_seats:
+            game = self._locked_with_table(pk)
+            if game is not None:
+                return game
         # No ORDER BY (first() would add one): a primary key matches one row at most.
         game = next(iter(self.select_for_update(of=("self",)).filter(pk=pk)), None)
-        if game is not None and with_seats:
-            game.table = seats_of(pk)
-            for seat in game.table:
-                seat.game = game
+        if game is not None:
+            game.hold_lock()
+            if with_seats:
+                game.table = seats_of(pk)
+                for seat in game.table:
+                    seat.game = game
+        return game
+
+    def _locked_with_table(self, pk: int) -> Game | None:
+        """The game, locked, with its seats (`locked`), in one statement; None when no seat
+        was read (no such game, or a game without seats: `locked` then locks it alone)."""
+        as_begun = self.model.objects.filter(pk=models.OuterRef("game_id")).values("version")
+        rows = (
+            _players()
+            .select_related("game")
+            .select_for_update(of=("game",))
+            .filter(game_id=pk)
+            .annotate(read_version=models.Subquery(as_begun))
+        )
+        seats = in_seat_order(rows)
+        if not seats:
+            return None
+        game = seats[0].game
+        game.hold_lock()
+        if seats[0].read_version != game.version:  # a change committed while it waited
+            seats = seats_of(pk)
+        for seat in seats:
+            seat.game = game  # one instance for all (each row built its own)
+        game.table = seats
         return game
 
 
@@ -205,6 +245,27 @@ class Game(models.Model):
         self.version += 1
         self.save(update_fields=["version", "updated"])
         shown.send(sender=Game, game=self)  # My games' rows too (games/live/cache.py)
+
+    def hold_lock(self) -> None:
+        """Read by `Game.objects.locked`: its row is this transaction's until it ends."""
+        self._locked_in = connection.atomic_blocks[0] if connection.in_atomic_block else None
+
+    def changed_apart(self) -> None:
+        """The row was written by an UPDATE that did not go through this instance (an F()
+        expression): what the instance holds is no longer known to be the row (`lock_held`)."""
+        self._locked_in = None
+
+    @property
+    def lock_held(self) -> bool:
+        """Is this instance the game's row as read under its lock, in the transaction that
+        still holds it? Then what it holds is the row as this transaction left it (its own
+        writes made through it), and no other transaction can have changed it since."""
+        outer = getattr(self, "_locked_in", None)
+        return (
+            outer is not None
+            and bool(connection.atomic_blocks)
+            and (connection.atomic_blocks[0] is outer)
+        )
 
     @classmethod
     def from_db(cls, db, field_names, values, **kwargs):

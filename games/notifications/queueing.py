@@ -42,8 +42,10 @@ PREFERENCE = {
 }
 
 
-# A notification written at most once: one INSERT that writes nothing if the row is there.
-_insert_once = sql.InsertOnce(Notification)
+# A notification written at most once: one INSERT that writes nothing if the row is there
+# (the rows of one change in one INSERT: `many`, matched by the constraint's key).
+_ONCE = next(c for c in Notification._meta.constraints if c.name == "notification_once")
+_insert_once = sql.InsertOnce(Notification, key=tuple(_ONCE.fields))
 
 
 def may_mail(user, kind: str) -> bool:
@@ -58,26 +60,29 @@ def may_mail(user, kind: str) -> bool:
 def queue(game: Game, kind: str, seats, *, turn: int = 0, about: int = 0) -> list[int]:
     """Record one e-mail per eligible player and send each after commit. Call inside the
     game's transaction. Returns the ids of the notifications created."""
-    created: list[Notification] = []
+    notes: list[Notification] = []
     for seat in seats:
         user = seat.user
+        if any(note.user == user for note in notes):
+            continue  # one row per player (an INSERT of them all must not name one twice)
         # E-mail, a device, or both (the e-mail row is the notification's; a player who wants
         # pushes only has it skipped: games/notifications/push.py).
         if not may_mail(user, kind) and not (
             webpush.may_push(user, kind) and webpush.has_devices(user)
         ):
             continue
-        # At most once (the unique key): one INSERT that writes nothing if the row is there.
-        note = Notification(
-            kind=kind,
-            user=user,
-            game=game,
-            turn=turn,
-            about=about,
-            next_attempt=outbox.first_attempt(),
+        notes.append(
+            Notification(
+                kind=kind,
+                user=user,
+                game=game,
+                turn=turn,
+                about=about,
+                next_attempt=outbox.first_attempt(),
+            )
         )
-        if _insert_once(note) is not None:
-            created.append(note)
+    # At most once (the unique key): one INSERT of them all, which writes none already there.
+    created = _insert_once.many(notes)
     # A player with devices subscribed is pushed first; their e-mail waits
     # (games/notifications/push.py).
     waiting = set(webpush.queue(created))
@@ -153,9 +158,11 @@ def is_watching(game_id: int, user_id: int, *, now=None) -> bool:
     return Seat.objects.filter(game_id=game_id, user_id=user_id, watched__gte=since).exists()
 
 
-def human_seats(game: Game, *, exclude: Seat | None = None) -> list[Seat]:
-    return [
-        s
-        for s in game.seats.select_related("user", "replaced_user")
-        if s.user_id and not s.bot and (exclude is None or s.pk != exclude.pk)
-    ]
+def human_seats(seats, *, exclude: Seat | None = None) -> list[Seat]:
+    """The seats a person plays, of a game's `seats` (with their players)."""
+    return [s for s in seats if s.user_id and not s.bot and (exclude is None or s.pk != exclude.pk)]
+
+
+def players_of(game: Game):
+    """A game's seats with their players, as `human_seats` reads them (one query)."""
+    return game.seats.select_related("user", "replaced_user")

@@ -118,7 +118,7 @@ def _render_game(
         context["focus"] = "error"
     template = f"games/{game.kind}.html" + ("#game" if fragment else "")
     if seat is not None:  # what this player has now been shown
-        watching.mark_seen(seat, game.version, context.get("mark_now", seat.seen_mark))
+        watching.mark_seen(seat, game.version, engines.engine(game.kind).news_mark(game.state))
     return render(request, template, context, status=status)
 
 
@@ -388,7 +388,12 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
     by_kind = _posted_forms(request.POST) if action is None else None
     try:
         game = moves.submit_action(
-            request.user, game_id, _parse_version(request), action, by_kind=by_kind
+            request.user,
+            game_id,
+            _parse_version(request),
+            action,
+            by_kind=by_kind,
+            seen=bool(request.htmx),  # the answer shows it: what was seen, written with the move
         )
     except errors.GameError as exc:
         game = exc.game

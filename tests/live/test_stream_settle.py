@@ -7,10 +7,12 @@ worker, repaired later by the sweep) leaves the stream sending what is, as for a
 from __future__ import annotations
 
 import asyncio
+import json
 from concurrent.futures import ThreadPoolExecutor
 
+import psycopg
 import pytest
-from django.db import transaction
+from django.db import connection, transaction
 from django.db.models import F
 from django.utils import timezone
 
@@ -21,6 +23,7 @@ from games.models import Game
 from tests.support.games import client_for, greedy_program, seat_of, start_oog
 from tests.support.pages import page_key
 from tests.support.streams import is_game_event, stream_path
+from tests.support.waiting import patience
 
 
 def run(coro):
@@ -131,3 +134,37 @@ def test_a_step_owed_that_does_not_come_is_sent_after_the_wait(stream_process, a
         live.forget_game(game.pk)
     opened.event_where(is_game_event(game.version + 1))
     opened.close()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_last_programs_own_event_says_a_resolution_is_owed(settings, alice, bob):
+    """The event that bob's completing program commits carries `due` (the write path builds it
+    from the values it wrote, not from a read of the row): without it no stream would wait for
+    the resolution, and every page would fetch the turn in between first."""
+    settings.GEARTABLE_STREAM_URL = "http://127.0.0.1:9"  # events on; nobody needs to answer
+    game = start_oog([alice, bob], robots=[(1,), (4,)])
+    db = connection.settings_dict
+    with psycopg.connect(
+        host=db["HOST"] or None,
+        port=db["PORT"] or None,
+        user=db["USER"] or None,
+        dbname=db["NAME"],
+        autocommit=True,
+    ) as listener:
+        listener.execute(f"LISTEN {events.CHANNEL}")
+        moves.submit_action(
+            alice, game.pk, game.version, greedy_program(game, seat_of(game, alice))
+        )
+        game.refresh_from_db()
+        alice_version = game.version
+        moves.submit_action(bob, game.pk, alice_version, greedy_program(game, seat_of(game, bob)))
+        game_events = {}
+        for note in listener.notifies(timeout=20 * patience()):
+            event = json.loads(note.payload)
+            if event.get("kind") == "game":
+                game_events[event["version"]] = event
+            if alice_version + 2 in game_events:  # the resolution's (eager here, at the commit)
+                break
+    assert game_events[alice_version]["due"] is None, game_events  # another program to come
+    assert game_events[alice_version + 1]["due"] is not None, game_events  # bob's: owed
+    assert game_events[alice_version + 2]["due"] is None, game_events  # resolved: nothing owed

@@ -5,15 +5,16 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
 
 from games import errors
 from games.actions import moves
-from games.models import Move
+from games.models import Game, Move, Seat
 from tests.support.games import client_for, greedy_choice, seat_to_act, start_geared
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -85,3 +86,36 @@ def test_the_write_path_serialises_two_submissions_of_one_version(alice, bob):
     assert len(applied) == 1 and len(refused) == 2, results
     assert all(r.status == 409 for r in refused)
     assert_one_move_applied(game, version, played)
+
+
+def test_a_lock_that_waited_reads_the_seats_as_the_change_it_waited_for_left_them(alice, bob):
+    """Issue 36.1: the game is locked and read with its seats in one statement. One that waits
+    for the lock is handed the game's row as the other transaction committed it, but would
+    see the seats as they were when it began: the version it began with tells, and the seats
+    are read again under the lock (games/models/game.py, `locked`)."""
+    game = start_geared([alice, bob])
+    holding, done = threading.Event(), threading.Event()
+
+    def change_the_seats():
+        try:
+            with transaction.atomic():
+                held = Game.objects.locked(game.pk)
+                Seat.objects.filter(game=held).update(seen_mark=99)
+                held.version += 1
+                held.save(update_fields=["version", "updated"])
+                holding.set()
+                done.wait(timeout=10)  # until the other is waiting for the lock
+                time.sleep(0.3)
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=change_the_seats)
+    thread.start()
+    assert holding.wait(timeout=10)
+    done.set()
+    with transaction.atomic():
+        locked = Game.objects.locked(game.pk, with_seats=True)  # waits for the commit
+        seen = [seat.seen_mark for seat in locked.table]
+    thread.join(timeout=10)
+    assert locked.version == game.version + 1
+    assert seen == [99, 99]

@@ -11,8 +11,10 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.models import Follow
+from games import engines
 from games.actions import moves, tables
-from games.models import Kind
+from games.live import cache as live
+from games.models import Kind, Notification, Rating
 from tests.support.games import advance, client_for, greedy_choice, seat_to_act, start_geared
 from tests.support.pages import count_queries
 from tests.support.users import make_user
@@ -168,20 +170,127 @@ def test_a_player_s_page_and_fragment_cost_a_fixed_few_queries(alice, bob):
     }
 
 
-def test_a_move_answered_with_the_fragment_costs_a_fixed_number_of_queries(alice, bob, monkeypatch):
-    """The user, the transaction (the game locked, its seats, the Move row, the game, to_act,
-    the next player's e-mail, and the test's savepoint around it), what the mover has now
-    seen, the nav's count."""
+# What each statement of a write is, by its start: the move's transaction is listed by these.
+STATEMENTS = (
+    ('SELECT "games_seat"', "lock"),  # the game locked, read with its seats and players
+    ('INSERT INTO "games_move"', "move"),
+    ('UPDATE "games_game"', "game"),
+    ('UPDATE "games_seat"', "seats"),  # to_act, the mover's seen mark: one UPDATE
+    ("INSERT INTO games_notification", "outbox"),  # every row of the change in one INSERT
+    ("SELECT pg_notify", "notify"),  # the game's and the turns' events in one statement
+    ('SELECT 1 AS "a" FROM "games_ratingchange"', "rated already?"),  # at the end of a game
+    ('SELECT "games_rating"', "rating locked"),  # each player's
+    ('UPDATE "games_rating"', "rating"),
+    ('INSERT INTO "games_ratingchange"', "rating changes"),  # all of them in one INSERT
+    ('SELECT "accounts_user"', "user"),  # the session's user
+)
+
+
+def named(sql: str) -> str:
+    return next((name for start, name in STATEMENTS if sql.lstrip().startswith(start)), sql)
+
+
+def split_statements(queries) -> tuple[list[str], list[str]]:
+    """A request's statements outside the write's transaction, and those inside it (between
+    the savepoint that stands for it inside the test's transaction and its release), named."""
+    sql = [q["sql"] for q in queries.captured_queries]
+    begin = next(i for i, q in enumerate(sql) if q.startswith("SAVEPOINT"))
+    end = sql.index(f"RELEASE {sql[begin]}")
+    inside = [named(q) for q in sql[begin + 1 : end]]
+    outside = [named(q) for q in sql[:begin] + sql[end + 1 :]]
+    return outside, inside
+
+
+@pytest.fixture
+def streams(settings):
+    """As in production: the open pages' streams on (so each change NOTIFYs: counted), and a
+    shared cache for the live checks and the nav's count (CACHE_URL)."""
+    settings.GEARTABLE_STREAM_URL = "/"
+    settings.GEARTABLE_LIVE_CACHE = True
+
+
+def test_a_move_answered_with_the_fragment_costs_six_statements_and_the_user(
+    alice, bob, monkeypatch, streams
+):
+    """Issue 36.1: a plain Geared move to a person who gets an e-mail. The move's transaction:
+    the game locked and read with its seats (one statement), the Move row, the game, the
+    seats (to_act and what the mover has now seen, in one UPDATE), the outbox row, the notify.
+    Besides it, only the session's user: the answer is drawn from the game the move left, what
+    the mover has seen was written with the move, and the nav's count comes from the cache."""
     rng = random.Random(16)  # one deal, whose first move is a plain one (not the game's end)
     monkeypatch.setattr(tables, "table_rng", lambda: rng)
     game = start_geared([alice, bob], target=1000)
     seat = seat_to_act(game)
     client = client_for(seat.user)
+    client.get(game.get_absolute_url())  # the player's page: what they see before they move
     with CaptureQueriesContext(connection) as queries:
         response = post_move(client, game, greedy_choice(game, seat), game.version, htmx=True)
     assert response.status_code == 200
-    sql = [q["sql"] for q in queries.captured_queries]
-    assert len(sql) == 11, sql
+    outside, inside = split_statements(queries)
+    assert inside == ["lock", "move", "game", "seats", "outbox", "notify"], inside
+    assert outside == ["user"], outside
+    seat.refresh_from_db()
+    game.refresh_from_db()
+    assert (seat.seen_version, seat.to_act) == (game.version, False)
+    assert game.state["events"][-1]["n"] == seat.seen_mark
+    assert Notification.objects.filter(game=game, user=bob if seat.user == alice else alice).count()
+
+
+def test_a_move_that_ends_the_game_writes_the_result_and_both_e_mails_in_one_insert(
+    alice, bob, streams
+):
+    """The move that ends a Geared game: the same statements, and the ratings recorded in the
+    game-over transaction (games/actions/rating_changes.py: once, each player's rating locked
+    and written, the changes in one INSERT), and the "game over" e-mails of both players in
+    one INSERT."""
+    for user in (alice, bob):  # players who have played before (a first game creates them)
+        Rating.objects.create(kind=Kind.GEARED, user=user, mu=25.0, sigma=8.3)
+    game = start_geared([alice, bob], target=300)
+    eng = engines.engine(game.kind)
+    while True:  # play on until the greedy move ends the game
+        seat = seat_to_act(game)
+        action = greedy_choice(game, seat)
+        if eng.is_over(eng.apply(game.state, seat.seat_id, action)):
+            break
+        moves.submit_action(seat.user, game.pk, game.version, action)
+    client = client_for(seat.user)
+    with CaptureQueriesContext(connection) as queries:
+        response = post_move(client, game, action, game.version, htmx=True)
+    assert response.status_code == 200
+    game.refresh_from_db()
+    assert game.status == "finished"
+    outside, inside = split_statements(queries)
+    # Besides the user, the end screen's own read (a rematch offered?) draws the answer.
+    assert outside[0] == "user" and len(outside) == 2 and "rematch_of" in outside[1], outside
+    rated = [
+        "rated already?",
+        "rating locked",
+        "rating locked",
+        "rating",
+        "rating",
+        "rating changes",
+    ]
+    assert inside == ["lock", "move", *rated, "game", "seats", "outbox", "notify"], inside
+    assert Notification.objects.filter(game=game, kind="game_over").count() == 2
+
+
+def test_the_nav_count_moves_in_the_cache_at_the_commit(
+    alice, bob, streams, django_capture_on_commit_callbacks
+):
+    """The move's commit moves each player's cached "your turn" count by what changed (one
+    less for the mover, one more for the next), so the answer's nav reads the cache: right,
+    as the database counts it."""
+    game = start_geared([alice, bob], target=1000)
+    seat = seat_to_act(game)
+    other = bob if seat.user == alice else alice
+    assert (live.your_turn(seat.user.pk), live.your_turn(other.pk)) == (1, 0)  # now cached
+    with django_capture_on_commit_callbacks(execute=True):
+        moves.submit_action(seat.user, game.pk, game.version, greedy_choice(game, seat))
+    with CaptureQueriesContext(connection) as queries:
+        counts = (live.your_turn(seat.user.pk), live.your_turn(other.pk))
+    assert counts == (0, 1)
+    assert not queries.captured_queries
+    assert counts == (live._count_turns(seat.user.pk), live._count_turns(other.pk))
 
 
 def _move_queries(client, game, action, version) -> list[str]:
@@ -192,15 +301,16 @@ def _move_queries(client, game, action, version) -> list[str]:
 
 
 def test_a_refused_move_is_answered_from_the_game_read_under_the_lock(alice, bob):
-    """A stale version: the user, the game locked and its seats, what the mover has now seen.
-    The game is not read again for the answer."""
+    """A stale version: the user, the game locked and read with its seats (one statement),
+    what the mover has now seen (written by the render: no move wrote it). The game is not read
+    again for the answer."""
     game = start_geared([alice, bob], target=1000)
     seat = seat_to_act(game)
     client = client_for(seat.user)
     response, sql = _move_queries(client, game, greedy_choice(game, seat), game.version - 1)
     assert response.status_code == 409
     assert "The game has moved on since this page was loaded" in response.content.decode()
-    assert len(sql) == 4, sql
+    assert len(sql) == 3, sql
     game.refresh_from_db()
     assert game.move_count == 0  # nothing changed
 
@@ -218,11 +328,11 @@ def test_a_move_that_leaves_a_bot_to_play_is_answered_without_reading_the_game_a
     assert response.status_code == 200
     game.refresh_from_db()
     assert game.due_since is not None and game.move_count >= 1
-    # The user, the game locked, its seats, the Move row, the game, to_act, the version last
-    # committed (the cache's, set at the commit: here, inside the test's transaction, the
-    # database's), what the mover has now seen, the nav's count: no e-mail (the bot is next),
-    # no second read of the game and its seats.
-    assert len(sql) == 9, sql
+    # The user, the game locked and read with its seats, the Move row, the game, the seats
+    # (to_act and what the mover has now seen), the version last committed (the cache's, set
+    # at the commit: here, inside the test's transaction, the database's), the nav's count
+    # (no shared cache here): no e-mail (the bot is next), no second read of the game.
+    assert len(sql) == 7, sql
     # The game's row with its state is read once: by the lock, not again for the answer.
     reads = [q for q in sql if q.lstrip().startswith("SELECT") and '"state"' in q]
     assert len(reads) == 1, reads

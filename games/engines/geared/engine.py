@@ -139,6 +139,11 @@ def turn(state: dict) -> int:
     return int(state["turn_number"])
 
 
+def news_mark(state: dict) -> int:
+    events = state["events"]
+    return events[-1]["n"] if events else 0
+
+
 def needs_resolution(state: dict) -> bool:
     return False  # a Geared move takes effect at once
 

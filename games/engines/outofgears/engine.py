@@ -89,6 +89,11 @@ def turn(state: dict) -> int:
     return int(state["turn"])
 
 
+def news_mark(state: dict) -> int:
+    story = state["story"]
+    return story[-1]["turn"] if story else 0
+
+
 def needs_resolution(state: dict) -> bool:
     """Every program is in: the turn must be resolved (O7) before anyone acts again."""
     return not state["over"] and all_programmed(state)

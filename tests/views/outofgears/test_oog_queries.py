@@ -9,6 +9,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from games.actions import moves
+from games.models import Notification
 from tests.support.games import client_for, greedy_program, seat_of, start_oog
 from tests.support.users import make_user
 from tests.views.outofgears.helpers import post_program
@@ -84,10 +85,51 @@ def test_a_spectators_page_costs_the_same_queries_however_big_the_game(
     assert _counts(client, small) == _counts(client, big) == expected
 
 
-def test_a_program_posted_by_the_form_reads_the_game_once(alice, bob, carol):
-    """The program form's POST is parsed without the database: the user, the game locked, its
-    seats, the Move row, the game, to_act, what the player has now seen, the nav's count. The
-    game is not read first to choose the form's parser, nor again for the answer."""
+# What each statement of a write is, by its start.
+STATEMENTS = (
+    ('SELECT "games_seat"', "lock"),  # the game locked, read with its seats and players
+    ('INSERT INTO "games_move"', "move"),
+    ('UPDATE "games_game"', "game"),
+    ('UPDATE "games_seat"', "seats"),  # to_act, the mover's seen mark: one UPDATE
+    ("INSERT INTO games_notification", "outbox"),  # every row of the change in one INSERT
+    ("SELECT pg_notify", "notify"),  # the game's and the turns' events in one statement
+    ('SELECT "accounts_user"', "user"),  # the session's user
+    ('SELECT "games_game"."version"', "committed version"),  # the view's: was the step taken?
+)
+
+
+def named(sql: str) -> str:
+    return next((name for start, name in STATEMENTS if sql.lstrip().startswith(start)), sql)
+
+
+def split_statements(queries) -> tuple[list[str], list[str]]:
+    """A request's statements outside the write's transaction, and those inside it (between
+    the savepoint that stands for it inside the test's transaction and its release), named."""
+    sql = [q["sql"] for q in queries.captured_queries]
+    begin = next(i for i, q in enumerate(sql) if q.startswith("SAVEPOINT"))
+    end = sql.index(f"RELEASE {sql[begin]}")
+    inside = [named(q) for q in sql[begin + 1 : end]]
+    outside = [named(q) for q in sql[:begin] + sql[end + 1 :]]
+    return outside, inside
+
+
+@pytest.fixture
+def streams(settings):
+    """As in production: the open pages' streams on (so each change NOTIFYs: counted), and a
+    shared cache for the live checks and the nav's count (CACHE_URL)."""
+    settings.GEARTABLE_STREAM_URL = "/"
+    settings.GEARTABLE_LIVE_CACHE = True
+
+
+def test_a_program_posted_by_the_form_costs_five_statements_and_the_user(
+    alice, bob, carol, streams
+):
+    """Issue 36.1: a program that is not the last, posted by the form (parsed without the
+    database). The program's transaction: the game locked and read with its seats (one
+    statement), the Move row, the game, the seats (to_act and what the player has now seen),
+    the notify; no e-mail (nobody's turn begins). Besides it, only the session's user: the
+    answer is drawn from the game the program left, and the nav's count comes from the
+    cache."""
     game = start_oog([alice, bob, carol])
     seat = seat_of(game, alice)
     client = client_for(alice)
@@ -95,10 +137,58 @@ def test_a_program_posted_by_the_form_reads_the_game_once(alice, bob, carol):
     with CaptureQueriesContext(connection) as ctx:
         response = post_program(client, game, greedy_program(game, seat), game.version)
     assert response.status_code == 200
-    sql = [q["sql"] for q in ctx.captured_queries if "SAVEPOINT" not in q["sql"]]
-    assert len(sql) == 8, sql
+    outside, inside = split_statements(ctx)
+    assert inside == ["lock", "move", "game", "seats", "notify"], inside
+    assert outside == ["user"], outside
     game.refresh_from_db()
-    assert seat.seat_id in game.state["programs"] or game.move_count == 1
+    seat.refresh_from_db()
+    assert seat.seat_id in game.state["programs"]
+    assert (seat.to_act, seat.seen_version) == (False, game.version)
+
+
+def test_the_last_program_costs_five_statements_and_leaves_the_resolution_owed(
+    alice, bob, carol, streams
+):
+    """The last program of a turn: the same five statements; the resolution is owed in the
+    game's row (`due_since`, written with it) and queued at the commit, not written apart.
+    Besides it, the user, and the view's check that the resolution has not been taken since
+    the commit (the version last committed: the cache's, set at the commit; here, inside the
+    test's transaction, the database's)."""
+    game = start_oog([alice, bob, carol])
+    for user in (bob, carol):
+        game.refresh_from_db()
+        moves.submit_action(user, game.pk, game.version, greedy_program(game, seat_of(game, user)))
+    game.refresh_from_db()
+    seat = seat_of(game, alice)
+    client = client_for(alice)
+    client.get(game.get_absolute_url())
+    with CaptureQueriesContext(connection) as ctx:
+        response = post_program(client, game, greedy_program(game, seat), game.version)
+    assert response.status_code == 200
+    outside, inside = split_statements(ctx)
+    assert inside == ["lock", "move", "game", "seats", "notify"], inside
+    assert outside == ["user", "committed version"], outside
+    game.refresh_from_db()
+    assert game.due_since is not None and game.turn == 1
+    assert not game.seats.filter(to_act=True).exists()
+
+
+def test_the_workers_resolution_costs_six_statements(alice, bob, carol, streams):
+    """The worker's resolution of a complete turn (`resolve_turn`): the game locked and read
+    with its seats, the Move row, the game, the seats (every one to act again), the "turn
+    resolved" e-mails of the three players in one INSERT, the notify."""
+    game = start_oog([alice, bob, carol])
+    for user in (alice, bob, carol):
+        game.refresh_from_db()
+        moves.submit_action(user, game.pk, game.version, greedy_program(game, seat_of(game, user)))
+    game.refresh_from_db()
+    with CaptureQueriesContext(connection) as ctx:
+        assert moves.resolve_turn(game.pk, game.turn)
+    outside, inside = split_statements(ctx)
+    assert inside == ["lock", "move", "game", "seats", "outbox", "notify"], inside
+    assert outside == [], outside
+    assert Notification.objects.filter(game=game, kind="turn_resolved").count() == 3
+    assert game.seats.filter(to_act=True).count() == 3
 
 
 def test_a_refused_program_is_answered_from_the_game_read_under_the_lock(alice, bob, carol):
@@ -111,7 +201,7 @@ def test_a_refused_program_is_answered_from_the_game_read_under_the_lock(alice, 
     assert response.status_code == 409
     assert "The game has moved on" in response.content.decode()
     sql = [q["sql"] for q in ctx.captured_queries if "SAVEPOINT" not in q["sql"]]
-    # The user, the game locked and its seats: the answer is drawn from that game.
-    assert len(sql) == 3, sql
+    # The user, the game locked and read with its seats: the answer is drawn from that game.
+    assert len(sql) == 2, sql
     game.refresh_from_db()
     assert game.move_count == 0
