@@ -4,6 +4,7 @@ applies one move once and refuses the other with 409."""
 from __future__ import annotations
 
 import json
+import re
 import threading
 import time
 
@@ -52,7 +53,7 @@ def assert_one_move_applied(game, version_before, moves_before) -> None:
 
 
 def test_the_same_move_posted_twice_at_once_is_applied_once(alice, bob):
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=1000)  # no deal ends it in one move
     seat = seat_to_act(game)
     action = greedy_choice(game, seat)
     clients = [client_for(seat.user), client_for(seat.user)]
@@ -66,13 +67,15 @@ def test_the_same_move_posted_twice_at_once_is_applied_once(alice, bob):
     responses = at_the_same_moment(post(clients[0]), post(clients[1]))
     assert sorted(r.status_code for r in responses) == [200, 409]
     refused = next(r for r in responses if r.status_code == 409)
-    assert "The game has moved on" in refused.content.decode()
+    assert "The game has moved on" in refused.content.decode(), re.findall(
+        r"class=\"error[^<]*<[^<]*", refused.content.decode()
+    )
     assert_one_move_applied(game, version, played)
     assert Move.objects.get(game=game, seq=played + 1).action == action
 
 
 def test_the_write_path_serialises_two_submissions_of_one_version(alice, bob):
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=1000)  # no deal ends it in one move
     seat = seat_to_act(game)
     action = greedy_choice(game, seat)
     version, played = game.version, game.move_count
@@ -93,7 +96,7 @@ def test_a_lock_that_waited_reads_the_seats_as_the_change_it_waited_for_left_the
     for the lock is handed the game's row as the other transaction committed it, but would
     see the seats as they were when it began: the version it began with tells, and the seats
     are read again under the lock (games/models/game.py, `locked`)."""
-    game = start_geared([alice, bob])
+    game = start_geared([alice, bob], target=1000)  # no deal ends it in one move
     holding, done = threading.Event(), threading.Event()
 
     def change_the_seats():
