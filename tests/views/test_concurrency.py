@@ -6,7 +6,6 @@ from __future__ import annotations
 import json
 import re
 import threading
-import time
 
 import pytest
 from django.db import connection, transaction
@@ -17,6 +16,7 @@ from games import errors
 from games.actions import moves
 from games.models import Game, Move, Seat
 from tests.support.games import client_for, greedy_choice, seat_to_act, start_geared
+from tests.support.waiting import wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -97,7 +97,12 @@ def test_a_lock_that_waited_reads_the_seats_as_the_change_it_waited_for_left_the
     see the seats as they were when it began: the version it began with tells, and the seats
     are read again under the lock (games/models/game.py, `locked`)."""
     game = start_geared([alice, bob], target=1000)  # no deal ends it in one move
-    holding, done = threading.Event(), threading.Event()
+    holding = threading.Event()
+
+    def someone_waits_for_a_lock() -> bool:
+        with connection.cursor() as cursor:  # pg_locks is read live, not a snapshot
+            cursor.execute("SELECT count(*) FROM pg_locks WHERE NOT granted")
+            return cursor.fetchone()[0] > 0
 
     def change_the_seats():
         try:
@@ -107,15 +112,13 @@ def test_a_lock_that_waited_reads_the_seats_as_the_change_it_waited_for_left_the
                 held.version += 1
                 held.save(update_fields=["version", "updated"])
                 holding.set()
-                done.wait(timeout=10)  # until the other is waiting for the lock
-                time.sleep(0.3)
+                wait_for(someone_waits_for_a_lock, what="the other to wait for the game's lock")
         finally:
             connection.close()
 
     thread = threading.Thread(target=change_the_seats)
     thread.start()
     assert holding.wait(timeout=10)
-    done.set()
     with transaction.atomic():
         locked = Game.objects.locked(game.pk, with_seats=True)  # waits for the commit
         seen = [seat.seen_mark for seat in locked.table]
