@@ -62,8 +62,7 @@ def post_chat(user: User, game_id: int, text: str) -> ChatMessage:
         raise errors.NotFound("There is no such game.")
     _check_rate(user)
     with transaction.atomic():
-        message = ChatMessage.objects.create(game=game, author=user, text=text)
-        Game.objects.filter(pk=game_id).update(chat_seq=F("chat_seq") + 1)
+        message = ChatMessage.objects.post(game, user, text)  # and the chat's count
         live.forget_game(game_id)
     return message
 

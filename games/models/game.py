@@ -83,10 +83,15 @@ def seats_of(game_id: int) -> list[Seat]:
 
 
 class GameQuerySet(models.QuerySet):
-    def with_table(self, pk: int) -> Game | None:
+    def with_table(self, pk: int, **read_with_seats) -> Game | None:
         """The game and its seats with their players (`game.table`), in one query (the seats'
-        rows with their game's columns; the game alone when it has none), or None."""
+        rows with their game's columns; the game alone when it has none), or None.
+        `read_with_seats`: expressions over the seat's game (`OuterRef("game_id")`) read in the
+        same query and set on the game by name, not on its seats (a game without seats has
+        none of them: who reads them falls back to a query of their own)."""
         rows = _players().select_related("game").filter(game_id=pk)
+        if read_with_seats:
+            rows = rows.annotate(**read_with_seats)
         seats = in_seat_order(rows)
         if not seats:
             game = next(iter(self.filter(pk=pk)), None)  # no ORDER BY: one row at most
@@ -94,8 +99,12 @@ class GameQuerySet(models.QuerySet):
                 game.table = []
             return game
         game = seats[0].game
+        for name in read_with_seats:
+            setattr(game, name, getattr(seats[0], name))
         for seat in seats:
             seat.game = game  # one instance for all (each row built its own)
+            for name in read_with_seats:
+                delattr(seat, name)
         game.table = seats
         return game
 

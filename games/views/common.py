@@ -8,7 +8,7 @@ from django.shortcuts import redirect, render
 
 from games import errors
 from games.models import Game
-from games.reads import access, ratings
+from games.reads import access, notes, ratings
 
 
 def answer_error(request: HttpRequest, exc: errors.GameError, back) -> HttpResponse:
@@ -25,10 +25,19 @@ def bad_request(request: HttpRequest, message: str) -> HttpResponse:
     return render(request, "bad_request.html", {"message": message}, status=400)
 
 
-def visible_game(request: HttpRequest, game_id: int, *, token: str | None = None) -> Game:
+def visible_game(
+    request: HttpRequest, game_id: int, *, token: str | None = None, with_note: bool = False
+) -> Game:
     """The game if this visitor may read it (access.may_read_game, with the join link
-    `token`); for everybody else it does not exist: the same 404 as for an id never used."""
-    game = Game.objects.with_table(game_id)
+    `token`); for everybody else it does not exist: the same 404 as for an id never used.
+    `with_note` (the full page): the session's user's own note read with the game, in the
+    same query (notes.game_with_note); shown only if that user is the one seated
+    (notes.note_text checks whose it is)."""
+    reader = access.session_user_id(request) if with_note else 0
+    if reader:
+        game = notes.game_with_note(game_id, reader)
+    else:
+        game = Game.objects.with_table(game_id)
     if game is None:
         raise Http404("There is no such game.")
     _user_from_seats(request, game)

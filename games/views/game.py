@@ -34,7 +34,7 @@ from games.views.common import (
 
 @require_GET
 def game_page(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = visible_game(request, game_id, token=request.GET.get("token"))
+    game = visible_game(request, game_id, token=request.GET.get("token"), with_note=True)
     return _render_game(request, game)
 
 

@@ -35,7 +35,7 @@ def admin_urls(game, report, user):
 
 @pytest.fixture
 def report(alice, bob, geared_game):
-    message = ChatMessage.objects.create(game=geared_game, author=bob, text="you are terrible")
+    message = ChatMessage.objects.post(geared_game, bob, "you are terrible")
     return Report.objects.create(message=message, reporter=alice, reason="insult")
 
 

@@ -96,7 +96,7 @@ def test_anonymous_visitors_are_sent_to_log_in(client, geared_game):
 
 
 def test_a_player_reports_a_message_with_a_reason(client, alice, bob, geared_game):
-    message = ChatMessage.objects.create(game=geared_game, author=bob, text="rude words")
+    message = ChatMessage.objects.post(geared_game, bob, "rude words")
     client.force_login(alice)
     url = reverse("chat_report", args=[geared_game.pk, message.pk])
     response = client.post(url, {"reason": "insult"}, HTTP_HX_REQUEST="true")
@@ -118,8 +118,8 @@ def test_a_message_once_reported_offers_no_second_report(client, alice, bob, car
     "Reported" instead, to that reporter only; a second report, with a reason or none, is
     told so in a sentence and changes nothing."""
     game = start_geared([alice, bob, carol])
-    message = ChatMessage.objects.create(game=game, author=bob, text="rude words")
-    other = ChatMessage.objects.create(game=game, author=bob, text="fine words")
+    message = ChatMessage.objects.post(game, bob, "rude words")
+    other = ChatMessage.objects.post(game, bob, "fine words")
     url = reverse("chat_report", args=[game.pk, message.pk])
     client.force_login(alice)
     log = client.post(url, {"reason": "insult"}, HTTP_HX_REQUEST="true").content.decode()
@@ -138,7 +138,7 @@ def test_a_message_once_reported_offers_no_second_report(client, alice, bob, car
 
 
 def test_a_report_needs_a_reason(client, alice, bob, geared_game):
-    message = ChatMessage.objects.create(game=geared_game, author=bob, text="hm")
+    message = ChatMessage.objects.post(geared_game, bob, "hm")
     client.force_login(alice)
     url = reverse("chat_report", args=[geared_game.pk, message.pk])
     response = client.post(url, {"reason": " "}, HTTP_HX_REQUEST="true")
@@ -148,7 +148,7 @@ def test_a_report_needs_a_reason(client, alice, bob, geared_game):
 def test_a_player_cannot_report_a_message_in_a_game_they_are_not_in(
     client, bob, carol, geared_game
 ):
-    message = ChatMessage.objects.create(game=geared_game, author=bob, text="hm")
+    message = ChatMessage.objects.post(geared_game, bob, "hm")
     client.force_login(carol)
     url = reverse("chat_report", args=[geared_game.pk, message.pk])
     assert client.post(url, {"reason": "spam"}).status_code == 404
@@ -160,7 +160,6 @@ def test_the_poll_says_when_the_chat_changed(client, alice, bob, geared_game):
     poll = reverse("game_poll", args=[geared_game.pk])
     v, c = geared_game.version, geared_game.chat_seq
     assert client.get(poll, {"v": v, "c": c}).status_code == 204
-    ChatMessage.objects.create(game=geared_game, author=bob, text="x")
-    Game.objects.filter(pk=geared_game.pk).update(chat_seq=c + 1)
+    ChatMessage.objects.post(geared_game, bob, "x")  # the chat's count moves with it
     response = client.get(poll, {"v": v, "c": c})
     assert response.status_code == 200 and response.headers["X-Refresh"] == "chat"

@@ -27,7 +27,7 @@ def suspended(mod_client, alice):
 
 
 def test_a_suspended_player_cannot_report(geared_game, suspended, bob):
-    message = ChatMessage.objects.create(game=geared_game, author=bob, text="hm")
+    message = ChatMessage.objects.post(geared_game, bob, "hm")
     url = reverse("chat_report", args=[geared_game.pk, message.pk])
     response = client_for(suspended).post(url, {"reason": "spam"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 403
@@ -61,7 +61,7 @@ def test_a_suspended_player_cannot_resign(geared_game, suspended):
 
 
 def test_a_player_cannot_report_their_own_message(geared_game, alice):
-    message = ChatMessage.objects.create(game=geared_game, author=alice, text="mine")
+    message = ChatMessage.objects.post(geared_game, alice, "mine")
     url = reverse("chat_report", args=[geared_game.pk, message.pk])
     response = client_for(alice).post(url, {"reason": "spam"}, HTTP_HX_REQUEST="true")
     assert response.status_code == 400

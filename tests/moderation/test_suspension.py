@@ -129,7 +129,7 @@ def test_lifting_a_suspension(mod_client, client, geared_game, suspended_alice):
 def test_user_admin_lists_games_and_reports(mod_client, alice, bob, geared_game):
     from games.models import Report
 
-    message = ChatMessage.objects.create(game=geared_game, author=bob, text="meh")
+    message = ChatMessage.objects.post(geared_game, bob, "meh")
     Report.objects.create(message=message, reporter=alice, reason="rude")
     body = mod_client.get(reverse("admin:accounts_user_change", args=[bob.pk])).content.decode()
     assert str(geared_game) in body and "rude" in body

@@ -53,7 +53,7 @@ def _tables(alice: User, robo: User) -> dict[str, Game]:
         tables.join_game(_by_token(robo), game.pk, token=game.join_token)
         tables.start_game(alice, game.pk)
     Game.objects.filter(pk=over.pk).update(status=Status.FINISHED)
-    ChatMessage.objects.create(game=playing, author=alice, text="hello robo")
+    ChatMessage.objects.post(playing, alice, "hello robo")
     invited = tables.create_game(alice, new(kind="geared", seat_count=3))
     tables.invite(alice, invited.pk, robo.email)
     robo.plays_by_bot_token = False

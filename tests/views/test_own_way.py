@@ -48,9 +48,7 @@ def test_issue_27_7_a_forbidden_page_is_a_403_in_the_frame(alice, bob):
     sentence, in the frame."""
     bob.is_staff = True
     bob.save(update_fields=["is_staff"])
-    message = ChatMessage.objects.create(
-        game=start_geared([alice, bob], public=True), author=alice, text="hello"
-    )
+    message = ChatMessage.objects.post(start_geared([alice, bob], public=True), alice, "hello")
     response = client_for(bob).get(reverse("admin:games_chatmessage_hide", args=[message.pk]))
     body = response.content.decode()
     assert response.status_code == 403 and in_frame(body)
@@ -140,7 +138,7 @@ def test_issue_27_7_the_profile_keeps_a_legacy_zone_nobody_touched(alice):
 
 def test_issue_27_11_a_reports_confirmation_is_not_an_item_of_the_chat_list(alice, bob):
     game = start_geared([alice, bob], public=True)
-    message = ChatMessage.objects.create(game=game, author=bob, text="hello")
+    message = ChatMessage.objects.post(game, bob, "hello")
     response = client_for(alice).post(
         reverse("chat_report", args=[game.pk, message.pk]),
         {"reason": "spam"},

@@ -12,7 +12,8 @@ from django.urls import reverse
 
 from accounts.models import Follow
 from games import engines
-from games.actions import moves, tables
+from games.actions import moderation, moves, tables
+from games.actions.notes import save_note
 from games.live import cache as live
 from games.models import Kind, Notification, Rating
 from tests.support.games import advance, client_for, greedy_choice, seat_to_act, start_geared
@@ -55,10 +56,11 @@ def test_the_game_page_costs_the_same_for_two_players_at_the_start_and_six_late(
 def test_a_spectator_pays_the_same_for_a_small_and_a_big_public_game(django_user_model):
     """A visitor: the game with its seats and players (one query) for the page and the fragment;
     the log adds its moves. A signed-in spectator adds their user row (they are not among the
-    seats) and the nav's count, and on the full page the chat."""
+    seats) and the nav's count, and on the full page the chat, when it has a message (no
+    query for a chat with nothing in it, issue 36.2's second pass: `Game.chat_seq` says)."""
     small = start_geared(people(django_user_model, "s", 2), public=True, target=1000)
     big = advance(start_geared(people(django_user_model, "b", 6), public=True, target=2000), 42)
-    expected = {"visitor": [1, 1, 2], "spectator": [4, 3, 4]}
+    expected = {"visitor": [1, 1, 2], "spectator": [3, 3, 4]}
     for who, client in (
         ("visitor", Client()),
         ("spectator", client_for(make_user(django_user_model, "watcher"))),
@@ -157,17 +159,57 @@ def test_the_poll_costs_at_most_three_queries_with_the_session(alice, bob, carol
 
 
 def test_a_player_s_page_and_fragment_cost_a_fixed_few_queries(alice, bob):
-    """The game with its seats and players (one query), the chat and the player's own notes
-    (the full page only: issue 27.4), the nav's count (also what the "next game" link reads,
-    issue 27.3); the first look also records what was seen. No user row: the player's is the
-    one read with the seats."""
+    """The game with its seats and players, and on the full page the player's own note (issue
+    27.4), in one query; the nav's count (also what the "next game" link reads, issue 27.3);
+    the first look also records what was seen. No user row: the player's is the one read with
+    the seats. Issue 36.2's second pass took two statements out of the page: the note's own
+    (now read with the game) and the chat's (none while the game has no message)."""
     game = start_geared([alice, bob])
     assert first_view_costs(game, alice) == {
-        "page, first look": 5,
-        "page, again": 4,
+        "page, first look": 3,
+        "page, again": 2,
         "fragment": 2,
         "fragment with a selection": 2,
     }
+
+
+def test_a_chat_with_a_message_is_read_for_one_statement_more(alice, bob, carol):
+    """`chat_seq` 0 is exactly "never a message" (ChatMessage.objects.post moves it with each
+    one): the page of a game without one reads no chat; once a message is posted, the page,
+    the chat fragment and the API show it, the page for one statement more."""
+    game = start_geared([alice, bob])
+    other = start_geared([alice, carol])
+    client = client_for(alice)
+    page, chat = game.get_absolute_url(), reverse("game_chat", args=[game.pk])
+    count_queries(client, page)  # the first look records what was seen
+    without = count_queries(client, page)
+    assert "good luck" not in client.get(page).content.decode()
+    moderation.post_chat(bob, game.pk, "good luck")
+    assert "good luck" in client.get(page).content.decode()
+    assert "good luck" in client.get(chat, HTTP_HX_REQUEST="true").content.decode()
+    assert count_queries(client, page) == without + 1
+    # The other game's chat is still empty and still not read.
+    count_queries(client, other.get_absolute_url())
+    assert count_queries(client, other.get_absolute_url()) == without
+
+
+def test_the_note_read_with_the_game_is_the_reader_s_own_only(alice, bob, carol):
+    """The note read in the game's query (notes.game_with_note) is the session's user's own:
+    bob's note is never on alice's page, a page of a game where she wrote none shows none,
+    and her own is there, at no statement more."""
+    game = start_geared([alice, bob, carol])
+    client = client_for(alice)
+    page = game.get_absolute_url()
+    count_queries(client, page)
+    without = count_queries(client, page)
+    save_note(game, bob, "bob plans zq8")
+    assert "zq8" not in client.get(page).content.decode()
+    save_note(game, alice, "alice plans zq9")
+    body = client.get(page).content.decode()
+    assert "zq9" in body and "zq8" not in body
+    assert count_queries(client, page) == without
+    assert "zq9" not in client_for(carol).get(page).content.decode()
+    assert "zq8" in client_for(bob).get(page).content.decode()
 
 
 # What each statement of a write is, by its start: the move's transaction is listed by these.

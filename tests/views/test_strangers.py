@@ -70,7 +70,7 @@ def private_games(alice, bob) -> list[Game]:
     Game.objects.filter(pk=over.pk).update(status=Status.FINISHED)
     games = [table, playing, over]
     for game in games:
-        game.message = ChatMessage.objects.create(game=game, author=alice, text="hi").pk
+        game.message = ChatMessage.objects.post(game, alice, "hi").pk
     return games
 
 

@@ -197,7 +197,8 @@ def test_issue_27_4_hidden_nobody_else_ever_reads_the_note(alice, bob, carol):
 def test_issue_27_4_hidden_the_notes_are_read_in_one_place_only():
     """The e-mails, pushes, streams, records and fragments cannot show a note: only the notes
     modules touch the model (its writing, games/actions/notes.py, and its reading,
-    games/reads/notes.py), and only the notes view and the full game page use them."""
+    games/reads/notes.py), and only the notes view and the full game page use them (its
+    game read with the player's note, views/common.visible_game's `with_note`)."""
     root = Path(__file__).resolve().parents[2]
     readers = {
         str(path.relative_to(root))
@@ -213,6 +214,7 @@ def test_issue_27_4_hidden_the_notes_are_read_in_one_place_only():
         "games/reads/notes.py",
         "games/views/notes.py",
         "games/views/game.py",
+        "games/views/common.py",
     }
 
 
