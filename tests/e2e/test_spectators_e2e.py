@@ -31,8 +31,7 @@ def test_a_spectator_watches_live(
 
     advance(game, 1)  # a move elsewhere: the page follows without a reload
     expect(page.locator("#game")).not_to_have_attribute("data-version", version, timeout=15_000)
-    ChatMessage.objects.create(game=game, author=alice, text="watch this")
-    type(game).objects.filter(pk=game.pk).update(chat_seq=game.chat_seq + 1)
+    ChatMessage.objects.post(game, alice, "watch this")  # the message and the chat's count
     expect(page.locator("#chat-log")).to_contain_text("watch this", timeout=15_000)
     shoot(page, screenshot_dir / f"spectator-{size['width']}.png", full_page=True)
     problems.assert_none()
