@@ -18,6 +18,7 @@ from games.live import cache as live
 from games.models import Kind, Notification, Rating
 from tests.support.games import advance, client_for, greedy_choice, seat_to_act, start_geared
 from tests.support.pages import count_queries
+from tests.support.statements import as_in_production, split_statements
 from tests.support.users import make_user
 from tests.views.helpers import post_move
 
@@ -213,42 +214,10 @@ def test_the_note_read_with_the_game_is_the_reader_s_own_only(alice, bob, carol)
 
 
 # What each statement of a write is, by its start: the move's transaction is listed by these.
-STATEMENTS = (
-    ('SELECT "games_seat"', "lock"),  # the game locked, read with its seats and players
-    ('INSERT INTO "games_move"', "move"),
-    ('UPDATE "games_game"', "game"),
-    ('UPDATE "games_seat"', "seats"),  # to_act, the mover's seen mark: one UPDATE
-    ("INSERT INTO games_notification", "outbox"),  # every row of the change in one INSERT
-    ("SELECT pg_notify", "notify"),  # the game's and the turns' events in one statement
-    ('SELECT 1 AS "a" FROM "games_ratingchange"', "rated already?"),  # at the end of a game
-    ('SELECT "games_rating"', "rating locked"),  # each player's
-    ('UPDATE "games_rating"', "rating"),
-    ('INSERT INTO "games_ratingchange"', "rating changes"),  # all of them in one INSERT
-    ('SELECT "accounts_user"', "user"),  # the session's user
-)
-
-
-def named(sql: str) -> str:
-    return next((name for start, name in STATEMENTS if sql.lstrip().startswith(start)), sql)
-
-
-def split_statements(queries) -> tuple[list[str], list[str]]:
-    """A request's statements outside the write's transaction, and those inside it (between
-    the savepoint that stands for it inside the test's transaction and its release), named."""
-    sql = [q["sql"] for q in queries.captured_queries]
-    begin = next(i for i, q in enumerate(sql) if q.startswith("SAVEPOINT"))
-    end = sql.index(f"RELEASE {sql[begin]}")
-    inside = [named(q) for q in sql[begin + 1 : end]]
-    outside = [named(q) for q in sql[:begin] + sql[end + 1 :]]
-    return outside, inside
-
-
 @pytest.fixture
 def streams(settings):
-    """As in production: the open pages' streams on (so each change NOTIFYs: counted), and a
-    shared cache for the live checks and the nav's count (CACHE_URL)."""
-    settings.GEARTABLE_STREAM_URL = "/"
-    settings.GEARTABLE_LIVE_CACHE = True
+    """As in production: streams on, a shared cache (tests/support/statements.py)."""
+    as_in_production(settings)
 
 
 def test_a_move_answered_with_the_fragment_costs_six_statements_and_the_user(

@@ -11,6 +11,7 @@ from django.urls import reverse
 from games.actions import moves
 from games.models import Notification
 from tests.support.games import client_for, greedy_program, seat_of, start_oog
+from tests.support.statements import as_in_production, split_statements
 from tests.support.users import make_user
 from tests.views.outofgears.helpers import post_program
 
@@ -87,39 +88,10 @@ def test_a_spectators_page_costs_the_same_queries_however_big_the_game(
 
 
 # What each statement of a write is, by its start.
-STATEMENTS = (
-    ('SELECT "games_seat"', "lock"),  # the game locked, read with its seats and players
-    ('INSERT INTO "games_move"', "move"),
-    ('UPDATE "games_game"', "game"),
-    ('UPDATE "games_seat"', "seats"),  # to_act, the mover's seen mark: one UPDATE
-    ("INSERT INTO games_notification", "outbox"),  # every row of the change in one INSERT
-    ("SELECT pg_notify", "notify"),  # the game's and the turns' events in one statement
-    ('SELECT "accounts_user"', "user"),  # the session's user
-    ('SELECT "games_game"."version"', "committed version"),  # the view's: was the step taken?
-)
-
-
-def named(sql: str) -> str:
-    return next((name for start, name in STATEMENTS if sql.lstrip().startswith(start)), sql)
-
-
-def split_statements(queries) -> tuple[list[str], list[str]]:
-    """A request's statements outside the write's transaction, and those inside it (between
-    the savepoint that stands for it inside the test's transaction and its release), named."""
-    sql = [q["sql"] for q in queries.captured_queries]
-    begin = next(i for i, q in enumerate(sql) if q.startswith("SAVEPOINT"))
-    end = sql.index(f"RELEASE {sql[begin]}")
-    inside = [named(q) for q in sql[begin + 1 : end]]
-    outside = [named(q) for q in sql[:begin] + sql[end + 1 :]]
-    return outside, inside
-
-
 @pytest.fixture
 def streams(settings):
-    """As in production: the open pages' streams on (so each change NOTIFYs: counted), and a
-    shared cache for the live checks and the nav's count (CACHE_URL)."""
-    settings.GEARTABLE_STREAM_URL = "/"
-    settings.GEARTABLE_LIVE_CACHE = True
+    """As in production: streams on, a shared cache (tests/support/statements.py)."""
+    as_in_production(settings)
 
 
 def test_a_program_posted_by_the_form_costs_five_statements_and_the_user(
