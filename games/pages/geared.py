@@ -107,7 +107,6 @@ def context(table: Table) -> dict:
             }
             for e in reversed(with_build_numbers(view["events"], game.state["events"]))
         ],
-        "mark_now": view["events"][-1]["n"] if view["events"] else 0,
         "players": players,
         "last_move": last,
         "discard_last": bool(view["discard"]) and view["discard"][-1]["id"] in last,

@@ -124,7 +124,6 @@ def context(table: Table) -> dict:
         ],
         "story": [finish(describe(e, story_robots)) for e in story.get("events", [])],
         "story_new": seen is not None and story.get("turn", 0) > seen,
-        "mark_now": story.get("turn", 0),
         "ranking": sorted(robots, key=lambda r: -r["points"]),
         "fragment_url": links.url("game_fragment", table.game.pk),
         "resolving": view["all_programmed"] and not view["over"],
