@@ -655,25 +655,36 @@
   // lines are in the page already (without JavaScript, all show); with reduced motion, at once.
   const STEP_MS = 700;
   let storyTurn = null;
+  // The story being played: its turn, the next line to show, its timer. A swap of the same
+  // turn's story while it plays (the live check's fragment landing after a move's answer)
+  // carries the play on in the new list, from where it was, instead of ending it.
+  let storyPlay = null;
 
-  function playStory(list) {
+  function playStory(list, from) {
     const lines = Array.prototype.slice.call(list.querySelectorAll("li"));
     if (stillness() || lines.length < 2) return;
     list.classList.add("playing");
     lines.forEach(function (li, i) {
-      if (i > 0) li.classList.add("step-waiting");
+      if (i >= from) li.classList.add("step-waiting");
+      else if (i > 0) li.classList.add("step-shown");
     });
-    let i = 1;
-    const tick = setInterval(function () {
-      if (!document.contains(list) || i >= lines.length) {
-        clearInterval(tick);
-        list.classList.remove("playing");
-        list.dataset.played = "1";
+    const play = { list: list, turn: Number(list.dataset.turn || 0), next: from, tick: null };
+    storyPlay = play;
+    play.tick = setInterval(function () {
+      if (!document.contains(list)) {  // swapped out: a new list of the same turn goes on
+        clearInterval(play.tick);
         return;
       }
-      lines[i].classList.remove("step-waiting");
-      lines[i].classList.add("step-shown");
-      i += 1;
+      if (play.next >= lines.length) {
+        clearInterval(play.tick);
+        list.classList.remove("playing");
+        list.dataset.played = "1";
+        if (storyPlay === play) storyPlay = null;
+        return;
+      }
+      lines[play.next].classList.remove("step-waiting");
+      lines[play.next].classList.add("step-shown");
+      play.next += 1;
     }, STEP_MS);
   }
 
@@ -683,7 +694,14 @@
     const turn = Number(list.dataset.turn || 0);  // no story yet: turn 0
     const fresh = onLoad ? list.dataset.new === "1" : storyTurn !== null && turn > storyTurn;
     storyTurn = turn;
-    if (fresh && !document.getElementById("replay")) playStory(list);
+    if (document.getElementById("replay")) return;
+    if (fresh) {
+      if (storyPlay) clearInterval(storyPlay.tick);
+      playStory(list, 1);
+    } else if (storyPlay && storyPlay.turn === turn && !document.contains(storyPlay.list)) {
+      clearInterval(storyPlay.tick);
+      playStory(list, storyPlay.next);
+    }
   }
 
   document.addEventListener("htmx:afterSettle", function (event) {
