@@ -12,7 +12,7 @@ TEST_ENV := DATABASE_URL=$${DATABASE_URL:-postgres://postgres@127.0.0.1:5432/gea
 	CELERY_TEST_BROKER_URL=$${CELERY_TEST_BROKER_URL:-redis://127.0.0.1:6379/0} \
 	PYTHONDONTWRITEBYTECODE=""
 
-.PHONY: run test screenshots lint format worker beat bench-engines bench-web bench-cpu bench-live bench-turn deep-test e2e-deps python-check services-check clean
+.PHONY: catalogs gettext-deps messages run test screenshots lint format worker beat bench-engines bench-web bench-cpu bench-live bench-turn deep-test e2e-deps python-check services-check clean
 
 python-check:
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 12) else 1)' 2>/dev/null || { \
@@ -39,12 +39,33 @@ $(VENV)/.dev: requirements.txt requirements-dev.txt | $(VENV)/bin/uv
 	$(UV_INSTALL) -r requirements-dev.txt
 	@touch $(VENV)/.runtime $@
 
+# The translations (docs/i18n.md): each locale/<lang>/LC_MESSAGES/*.po compiled to its .mo when
+# the .po changes (the .mo files are not in git). GNU gettext's msgfmt compiles and checks the
+# python-format placeholders of every translation; Debian's `gettext` is installed if missing,
+# as the browser tests' Chromium is (a fresh machine elsewhere: install gettext).
+CATALOGS := $(patsubst %.po,%.mo,$(wildcard locale/*/LC_MESSAGES/*.po))
+gettext-deps:
+	@command -v msgfmt >/dev/null || { echo "Installing GNU gettext (msgfmt) for the translations"; \
+	  (apt-get install -y -q gettext >/dev/null 2>&1 || (apt-get update -q >/dev/null && apt-get install -y -q gettext >/dev/null)) \
+	  || { echo "msgfmt is missing: install GNU gettext (apt-get install -y gettext)"; exit 1; }; }
+
+locale/%.mo: locale/%.po | gettext-deps
+	msgfmt --check-format --output-file=$@ $<
+
+catalogs: $(CATALOGS)
+
+# After marking strings: extract them again into every language's catalog (then translate the
+# new entries; a test fails while any is untranslated or fuzzy).
+messages: $(VENV)/.dev gettext-deps
+	DEBUG=true $(PY) manage.py makemessages --all
+	DEBUG=true $(PY) manage.py makemessages --all -d djangojs
+
 # One ASGI process serves the whole site and its event streams (config/run_settings.py): a move
 # in one browser reaches the others at once, through the process's in-memory hub. It restarts
 # when the code changes; open streams are cut after a second (they reconnect by themselves).
 # PORT reaches the settings too: the links in e-mails and the printed ones use it (SITE_URL).
 PORT ?= 8000
-run: $(VENV)/.runtime
+run: $(VENV)/.runtime catalogs
 	DEBUG=$${DEBUG:-true} $(PY) manage.py migrate --noinput -v 0
 	DEBUG=$${DEBUG:-true} PORT=$(PORT) $(PY) manage.py demo_accounts
 	DEBUG=$${DEBUG:-true} PORT=$(PORT) DJANGO_SETTINGS_MODULE=config.run_settings $(PY) -m uvicorn \
@@ -72,7 +93,7 @@ format: $(VENV)/.dev
 # test database and Celery queue (config/test_settings.py); they share out the slow tests as
 # they free up (worksteal), spread through the run (tests/conftest.py).
 TEST_WORKERS ?= 3
-test: $(VENV)/.dev lint services-check e2e-deps
+test: $(VENV)/.dev lint services-check e2e-deps catalogs
 	$(TEST_ENV) $(PY) -m pytest -q -n $(TEST_WORKERS) --dist worksteal $(PYTEST_ARGS)
 
 # The browser tests again, taking the screenshots people look at (test-artifacts/screenshots/).

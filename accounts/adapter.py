@@ -14,6 +14,7 @@ from django.conf import settings
 from django.http import HttpRequest
 
 from accounts import logins
+from accounts.middleware import offered_language
 from accounts.names import check_name
 from config.addresses import client_address
 
@@ -50,8 +51,12 @@ class AccountAdapter(DefaultAccountAdapter):
         return check_name(username, field="username")
 
     def save_user(self, request, user, form, commit=True):
-        """The time zone chosen at sign-up (accounts.forms.SignupForm), in the same save."""
+        """The time zone chosen at sign-up (accounts.forms.SignupForm) and the page's language,
+        in the same save."""
         zone = getattr(form, "cleaned_data", {}).get("time_zone")
         if zone:
             user.time_zone = zone
+        # The language the sign-up page was shown in: the switch's, else the browser's guess
+        # (LocaleMiddleware); the profile changes it.
+        user.language = offered_language(getattr(request, "LANGUAGE_CODE", None)) or user.language
         return super().save_user(request, user, form, commit=commit)

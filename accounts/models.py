@@ -9,6 +9,7 @@ from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
 
 TIME_ZONES = sorted(zoneinfo.available_timezones() - {"Factory", "localtime"})
 # Why a bot account may not act (issue 28.4): by hand on the pages, or by a token without `bot`.
@@ -32,6 +33,10 @@ class User(AbstractUser):
     time_zone = models.CharField(
         max_length=64, default="UTC", choices=[(tz, tz.replace("_", " ")) for tz in TIME_ZONES]
     )
+    # The language of the pages, e-mails and pushes (docs/i18n.md): guessed from the browser
+    # at sign-up, chosen on the profile among settings.LANGUAGES (no `choices` here: a new
+    # language is a catalog and a line of settings, not a migration).
+    language = models.CharField(_("language"), max_length=8, default="en")
     # Which channel for which kind (docs/notifications.md; the profile's grid): e-mail
     # (notify_turn, email_game_over, notify_invitation, notify_reminder) and push (push_*).
     notify_turn = models.BooleanField(

@@ -61,6 +61,9 @@ MIDDLEWARE = [
     "config.middleware.RefuseNulMiddleware",
     "games.effects.QueueingBudgetMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The visitor's language (the switch's cookie, else Accept-Language); a signed-in player's
+    # own choice wins in accounts.middleware.UserTimezoneMiddleware (docs/i18n.md).
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -305,7 +308,11 @@ CELERY_BEAT_SCHEDULE = {
     "sweep-outbox": {"task": "games.tasks.sweep", "schedule": float(OUTBOX_SWEEP_INTERVAL)},
 }
 
-LANGUAGE_CODE = "en-us"
+# The site's languages (docs/i18n.md): only fully translated ones are listed, and a test keeps
+# them so (tests/i18n). English is the source language and the fallback.
+LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("it", "Italiano")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

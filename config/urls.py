@@ -12,6 +12,7 @@ urlpatterns = [
     path("offline/", app.offline, name="offline"),
     path("healthz/", site.healthz, name="healthz"),
     path("rules/", site.rules, name="rules"),
+    path("language/", site.set_language, name="set_language"),
     path("rules/<slug:game>/", site.rules_game, name="rules_game"),
     path("accounts/", include("games.account_urls")),
     path("accounts/", include("allauth.urls")),

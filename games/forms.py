@@ -1,6 +1,8 @@
 import json
 
 from django import forms
+from django.conf import settings
+from django.utils.translation import gettext_lazy as _
 
 from accounts.forms import time_zone_field
 from accounts.models import User
@@ -123,6 +125,7 @@ class ProfileForm(forms.ModelForm):
         model = User
         fields = [
             "display_name",
+            "language",
             "time_zone",
             "push_turn",
             "notify_turn",
@@ -145,6 +148,10 @@ class ProfileForm(forms.ModelForm):
                 del self.fields[name]
         self.fields["email_digest"].label = "Daily digest instead of e-mail for your turn"
         self.fields["time_zone"] = time_zone_field(self.instance.time_zone)
+        # Left out (an older form, a script): the language stays as it is.
+        self.fields["language"] = forms.ChoiceField(
+            label=_("Language"), choices=settings.LANGUAGES, required=False
+        )
 
     def grid(self) -> list[tuple]:
         """(kind, its push, e-mail and digest fields: bound, or None) per row of the grid."""
@@ -156,6 +163,9 @@ class ProfileForm(forms.ModelForm):
     def other_fields(self) -> list:
         """The fields shown before the grid (email_with_push, about the grid, after it)."""
         return [f for f in self if f.name not in GRID_FIELDS and f.name != "email_with_push"]
+
+    def clean_language(self):
+        return self.cleaned_data.get("language") or self.instance.language
 
     def clean_display_name(self):
         name = self.cleaned_data["display_name"]

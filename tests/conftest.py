@@ -5,6 +5,9 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
+import subprocess
+from pathlib import Path
 
 import psycopg
 import pytest
@@ -28,6 +31,22 @@ os.environ.setdefault("CELERY_SKIP_CHECKS", "1")
 hypothesis_settings.register_profile("ci", derandomize=True)
 if os.environ.get("CI"):
     hypothesis_settings.load_profile("ci")
+
+
+def pytest_configure(config):
+    """The translations compiled where a .po is newer than its .mo, as `make test` does
+    (Makefile, `catalogs`): a targeted run of a fresh checkout shows Italian too. Once, in
+    the controller (xdist's workers start after it)."""
+    if hasattr(config, "workerinput"):
+        return
+    for po in Path(settings.BASE_DIR, "locale").glob("*/LC_MESSAGES/*.po"):
+        mo = po.with_suffix(".mo")
+        if not mo.exists() or mo.stat().st_mtime < po.stat().st_mtime:
+            partial = mo.with_suffix(".mo.partial")
+            msgfmt = shutil.which("msgfmt")
+            assert msgfmt, "GNU gettext's msgfmt is missing: make gettext-deps installs it"
+            subprocess.run([msgfmt, "--check-format", f"--output-file={partial}", po], check=True)
+            partial.replace(mo)
 
 
 @pytest.fixture(autouse=True)

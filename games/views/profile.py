@@ -8,6 +8,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils import translation
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
@@ -25,6 +26,7 @@ def profile(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user = form.save()
         remember_time_zone(request, user)
+        translation.activate(user.language)  # the saved message in the chosen language
         messages.success(request, "Your profile is saved.")
         return redirect("profile")
     return _profile_page(request, form)

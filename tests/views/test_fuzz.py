@@ -90,6 +90,7 @@ ENDPOINTS = {
     "healthz": ("GET", "all", "plain", params("x")),
     "rules": ("GET", "all", "plain", params("x")),
     "rules_game": ("GET", "all", "slug", params("x")),
+    "set_language": ("POST", "all", "plain", params("language", "next")),
     "lobby": ("GET", "all", "plain", params("x")),
     "create_game": (
         "POST",

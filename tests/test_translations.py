@@ -1,0 +1,154 @@
+"""The site in the player's language (issue 37; docs/i18n.md): the catalogs kept whole, and the
+language chosen by the switch, the profile, the sign-up or the browser."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import polib
+import pytest
+from django.conf import settings
+from django.core.management import call_command
+from django.test import override_settings
+from django.urls import reverse
+
+LOCALE = Path(settings.BASE_DIR, "locale")
+TRANSLATED = [code for code, _name in settings.LANGUAGES if code != settings.LANGUAGE_CODE]
+
+
+def _catalogs(root: Path, language: str) -> dict[str, polib.POFile]:
+    folder = root / language / "LC_MESSAGES"
+    return {po.stem: polib.pofile(str(po)) for po in sorted(folder.glob("*.po"))}
+
+
+def _ids(catalog: polib.POFile) -> set[tuple]:
+    return {(e.msgctxt, e.msgid, e.msgid_plural) for e in catalog if not e.obsolete}
+
+
+@pytest.mark.parametrize("language", TRANSLATED)
+def test_every_offered_language_is_translated_whole(language):
+    """Only fully translated languages are offered: no entry untranslated, none fuzzy (a
+    guess msgmerge made, which a translator has not checked), none obsolete."""
+    catalogs = _catalogs(LOCALE, language)
+    assert "django" in catalogs
+    for domain, catalog in catalogs.items():
+        missing = [e.msgid for e in catalog.untranslated_entries()]
+        fuzzy = [e.msgid for e in catalog.fuzzy_entries()]
+        obsolete = [e.msgid for e in catalog.obsolete_entries()]
+        assert (domain, missing, fuzzy, obsolete) == (domain, [], [], [])
+
+
+def test_extracting_the_strings_again_changes_no_catalog(tmp_path):
+    """Every string marked in the code is in the catalogs, and nothing else is: a string
+    marked, changed or removed without `make messages` fails here."""
+    fresh = tmp_path / "locale"
+    shutil.copytree(LOCALE, fresh, ignore=shutil.ignore_patterns("*.mo"))
+    with override_settings(LOCALE_PATHS=[fresh]):
+        call_command("makemessages", all=True, verbosity=0)
+        call_command("makemessages", all=True, domain="djangojs", verbosity=0)
+    for language in TRANSLATED:
+        before, after = _catalogs(LOCALE, language), _catalogs(fresh, language)
+        assert sorted(after) == sorted(before)
+        for domain in before:
+            assert _ids(after[domain]) - _ids(before[domain]) == set(), "new strings"
+            assert _ids(before[domain]) - _ids(after[domain]) == set(), "strings gone"
+
+
+def test_the_catalogs_compile_with_their_placeholders_checked(tmp_path):
+    """msgfmt --check-format refuses a translation whose %(name)s placeholders differ from
+    its English (a page would raise a KeyError, or drop a value)."""
+    for po in LOCALE.glob("*/LC_MESSAGES/*.po"):
+        result = subprocess.run(
+            [
+                shutil.which("msgfmt") or "/usr/bin/msgfmt",
+                "--check-format",
+                f"--output-file={tmp_path / 'out.mo'}",
+                str(po),
+            ],
+            capture_output=True,
+            text=True,
+        )
+        assert result.returncode == 0, result.stderr
+
+
+def test_a_visitor_reads_the_site_in_their_browsers_language(client, db):
+    answer = client.get(reverse("rules"), HTTP_ACCEPT_LANGUAGE="it-IT,it;q=0.9,en;q=0.5")
+    assert answer["Content-Language"] == "it"
+    assert "Accept-Language" in answer["Vary"]
+    html = answer.content.decode()
+    assert '<html lang="it">' in html
+    assert "Le mie partite" not in html  # a visitor has no games
+    assert ">Regole<" in html and ">Accedi<" in html
+    english = client.get(reverse("rules"), HTTP_ACCEPT_LANGUAGE="en-GB,en;q=0.9")
+    assert ">Log in<" in english.content.decode()
+
+
+def test_a_language_the_site_does_not_offer_falls_back_to_english(client, db):
+    answer = client.get(reverse("rules"), HTTP_ACCEPT_LANGUAGE="de-DE,de;q=0.9")
+    assert answer["Content-Language"] == "en"
+
+
+def test_the_switch_sets_a_visitors_language_and_goes_back(client, db):
+    answer = client.post(reverse("set_language"), {"language": "it", "next": "/rules/"})
+    assert answer.status_code == 302 and answer["Location"] == "/rules/"
+    assert answer.cookies[settings.LANGUAGE_COOKIE_NAME].value == "it"
+    page = client.get("/rules/", HTTP_ACCEPT_LANGUAGE="en")
+    assert ">Regole<" in page.content.decode()  # the choice wins over the browser
+
+
+@pytest.mark.parametrize("back", ["https://evil.example/", "//evil.example/x", "javascript:x"])
+def test_the_switch_goes_back_only_to_this_site(client, db, back):
+    answer = client.post(reverse("set_language"), {"language": "it", "next": back})
+    assert answer.status_code == 302 and answer["Location"] == "/"
+
+
+@pytest.mark.parametrize("language", ["", "de", "xx", "it\x00", "en-us" * 50])
+def test_the_switch_refuses_a_language_not_offered_and_changes_nothing(client, alice, language):
+    client.force_login(alice)
+    answer = client.post(reverse("set_language"), {"language": language, "next": "/"})
+    assert answer.status_code == 400
+    assert settings.LANGUAGE_COOKIE_NAME not in answer.cookies
+    alice.refresh_from_db()
+    assert alice.language == "en"
+
+
+def test_a_players_choice_follows_them_to_every_browser(client, alice, django_user_model):
+    """Chosen with the switch, kept on the profile: another browser (another session, an
+    English Accept-Language, no cookie) shows the site in Italian once they log in."""
+    client.force_login(alice)
+    client.post(reverse("set_language"), {"language": "it", "next": "/"})
+    alice.refresh_from_db()
+    assert alice.language == "it"
+    other = type(client)()
+    other.force_login(alice)
+    page = other.get(reverse("my_games"), HTTP_ACCEPT_LANGUAGE="en-US,en")
+    assert page["Content-Language"] == "it"
+    assert "Le mie partite" in page.content.decode()
+
+
+def test_the_profile_sets_the_language(client, alice):
+    client.force_login(alice)
+    form = client.get(reverse("profile")).context["form"]
+    data = {name: value for name, value in form.initial.items() if value not in (None, False)}
+    data.update(language="it", time_zone=alice.time_zone, display_name="Alice")
+    answer = client.post(reverse("profile"), data, follow=True)
+    alice.refresh_from_db()
+    assert alice.language == "it"
+    assert answer["Content-Language"] == "it"
+
+
+def test_a_sign_up_keeps_the_language_the_page_was_shown_in(client, db, django_user_model):
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "it"
+    client.post(
+        reverse("account_signup"),
+        {
+            "username": "giulia",
+            "email": "giulia@example.com",
+            "password1": "a long pass phrase 42",
+            "password2": "a long pass phrase 42",
+            "time_zone": "Europe/Rome",
+        },
+    )
+    assert django_user_model.objects.get(username="giulia").language == "it"
