@@ -9,6 +9,9 @@ from django.utils.deprecation import MiddlewareMixin
 
 SESSION_TZ = "geartable_tz"
 SESSION_LANGUAGE = "geartable_language"
+# The public API's paths (config/urls.py): its answers, refusals included, are in English
+# whoever asks, so that a client can rely on them (docs/api.md).
+API_PATH = "/api/"
 
 
 def remember_time_zone(request, user) -> None:
@@ -37,6 +40,10 @@ class UserTimezoneMiddleware(MiddlewareMixin):
         timezone.deactivate()
 
     def process_view(self, request, view_func, view_args, view_kwargs):
+        if request.path_info.startswith(API_PATH):  # the API speaks English (docs/i18n.md)
+            translation.activate(settings.LANGUAGE_CODE)
+            request.LANGUAGE_CODE = settings.LANGUAGE_CODE
+            return None
         if getattr(view_func, "shows_no_time", False):
             return None
         name = request.session.get(SESSION_TZ)

@@ -308,16 +308,25 @@ def forget_game(game_id: int, row: tuple | None = None, due=None) -> None:
 LOBBY_KEY = "lobby:lists"  # the lobby's lists, the same for all (games.views.lobby._lobby_lists)
 
 
+def lobby_key(language: str) -> str:
+    """The lobby's lists as drawn in one language: the same for everyone who reads it."""
+    return f"{LOBBY_KEY}:{language}"
+
+
+def _lobby_keys() -> list[str]:
+    return [lobby_key(code) for code, _name in settings.LANGUAGES]
+
+
 def forget_lobby() -> None:
     """A public table opened, filled, started or ended: the lobby's lists go now (a lobby drawn
     meanwhile from the old rows is short-lived: views.lobby.LOBBY_SECONDS) and again at the
     commit."""
     events.lobby_changed()
     try:  # a change (a worker's resolution, say) never waits on, or fails with, the cache
-        cache.delete(LOBBY_KEY)
+        cache.delete_many(_lobby_keys())
     except Exception:  # the cache's client raises its own errors; the copy expires anyway
         log.warning("could not forget the lobby's lists now", exc_info=True)
-    transaction.on_commit(lambda: cache.delete(LOBBY_KEY), robust=True)
+    transaction.on_commit(lambda: cache.delete_many(_lobby_keys()), robust=True)
 
 
 def forget_turns(user_ids: Iterable[int | None]) -> None:

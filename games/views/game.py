@@ -12,7 +12,7 @@ from django.db.models import F
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.http import urlencode
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
@@ -130,7 +130,8 @@ def shared_key(
     (a former player's page says so), of a game in play, with nothing asked of the page (a
     refused action, a selection). What it depends on is in the key: the game and its version,
     the fragment or the whole page (focus is asked differently), signed in or not (the notice),
-    by the table's link or not (its links keep the token), the time zone (the deadline's time).
+    by the table's link or not (its links keep the token), the time zone (the deadline's time),
+    the language.
     A seated player's never is: it holds their hand or program and their session's CSRF token,
     and each seat draws each version about once (tests/views/test_shared_fragment.py)."""
     if seat is not None or refused is not None or error or game.status != Status.ACTIVE:
@@ -141,8 +142,9 @@ def shared_key(
         return ""
     by_link = request.GET.get("token") == game.join_token
     signed_in = request.user.is_authenticated
-    zone = timezone.get_current_timezone_name()
-    return f"game-shared:{game.pk}:{game.version}:{fragment:d}{signed_in:d}{by_link:d}:{zone}"
+    zone, language = timezone.get_current_timezone_name(), translation.get_language()
+    kind = f"{fragment:d}{signed_in:d}{by_link:d}"
+    return f"game-shared:{game.pk}:{game.version}:{kind}:{zone}:{language}"
 
 
 def _next_game_url(game: Game, seat: Seat | None, is_my_turn: bool, turns: int | None) -> str:

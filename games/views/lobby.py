@@ -11,6 +11,7 @@ from django.db.models import Count
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
+from django.utils import translation
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
@@ -64,9 +65,9 @@ def _render_lobby(
         request,
         "games/lobby.html",
         {
-            "lists": _lobby_lists(),
+            "lists": _lobby_lists(translation.get_language()),
             "form": form,
-            "blank_form": "" if form.is_bound else _blank_form_html(),
+            "blank_form": "" if form.is_bound else _blank_form_html(translation.get_language()),
             "invite_choices": _invite_choices(request.user, list(ticked)),
             "nav_section": "lobby",
         },
@@ -81,8 +82,8 @@ def _render_lobby(
 LOBBY_SECONDS = 5
 
 
-def _lobby_lists() -> str:
-    lists = cache.get(live.LOBBY_KEY)
+def _lobby_lists(language: str) -> str:
+    lists = cache.get(live.lobby_key(language))
     if lists is not None:
         return lists
     # An open table's row says how many have joined, not who: a count, not its seats.
@@ -103,14 +104,15 @@ def _lobby_lists() -> str:
     lists = render_to_string(
         "games/lobby.html#lists", {"open_games": open_games, "watch_games": watch_games}
     )
-    cache.set(live.LOBBY_KEY, lists, LOBBY_SECONDS)
+    cache.set(live.lobby_key(language), lists, LOBBY_SECONDS)
     return lists
 
 
 @functools.cache
-def _blank_form_html() -> str:
-    """The new game form's fields, as everybody first sees them: the same for all (nothing in
-    it depends on the visitor or on the games), so drawn once per process; a refused form is
+def _blank_form_html(language: str) -> str:
+    """The new game form's fields, as everybody first sees them: the same for all readers of a
+    language (nothing else in it depends on the visitor or on the games), so drawn once per
+    process and language (the active one: `language` is the cache's key); a refused form is
     drawn with its values and errors each time."""
     return render_to_string("games/lobby.html#form-fields", {"form": NewGameForm()})
 

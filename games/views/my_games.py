@@ -13,7 +13,7 @@ from django.db.models.fields.json import KeyTransform
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.views.decorators.http import require_GET
 
 from games import engines
@@ -60,8 +60,10 @@ def _my_games_key(user_id: int) -> str:
     )
     state = (*seats.values(), *invited.values())
     digest = hashlib.blake2b(repr(state).encode(), digest_size=12).hexdigest()
-    # Times are drawn in the player's own zone: a change of zone draws the list again.
-    return f"my-games:{user_id}:{digest}:{timezone.get_current_timezone_name()}"
+    # Times are drawn in the player's own zone and words in their language: a change of
+    # either draws the list again.
+    zone, language = timezone.get_current_timezone_name(), translation.get_language()
+    return f"my-games:{user_id}:{digest}:{zone}:{language}"
 
 
 def _my_games(user) -> dict:

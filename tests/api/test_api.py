@@ -318,3 +318,25 @@ def test_28_1_a_rematch_through_the_api(alice, bob):
     assert accepted.status_code == 200, accepted.content
     assert accepted.json()["id"] == rematch["id"] and accepted.json()["status"] == "active"
     assert Game.objects.filter(rematch_of=game).count() == 1
+
+
+def test_37_5_the_api_answers_in_english_whatever_its_callers_language(alice, bob):
+    """docs/api.md, "In English, always": an Italian player's token, asking in Italian, gets
+    the same English refusal as anyone (the page would be Italian)."""
+    game = start_geared([alice, bob], target=1000)
+    mover = api_mover(game, [alice, bob])
+    other = bob if mover == alice else alice
+    type(other).objects.filter(pk=other.pk).update(language="it")
+    them = api_client(token_for(other))
+    version, action = api_greedy(api_client(token_for(mover)), game.pk)
+    answer = them.post(
+        f"{API}/games/{game.pk}/actions",
+        {"version": version, "action": action},
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="it-IT,it;q=0.9",
+    )
+    assert answer.status_code == 409
+    assert answer["Content-Language"] == "en"
+    assert "turn" in answer.json()["detail"]
+    read = them.get(f"{API}/games/{game.pk}", HTTP_ACCEPT_LANGUAGE="it")
+    assert read.status_code == 200 and read["Content-Language"] == "en"
