@@ -6,6 +6,9 @@ not, so it is the figure to compare before and after a change (issue 16).
 Run: make bench-cpu   (= .venv/bin/python bench/web_cpu.py [--requests N] [--repeats R])
 Profile one endpoint instead: bench/web_cpu.py --profile geared_move [--sort tottime]
 (cProfile over --requests GETs or --posts POSTs after the warm-up; prints pstats' top lines).
+The floor instead: bench/web_cpu.py --floor (what a request costs that does nothing but pass
+the middleware as a signed-in user, GET and POST, and one statement of each kind a move makes;
+the views are the bench's own, added to the URLconf of this process only).
 
 Seeds its own database `geartable_cpu` (dropped and created) with bench/web_seed.py: 60 users
 with sessions, 60 Geared 2-player and 60 Out of Gears 3-player games in play after random
@@ -245,6 +248,112 @@ def profile(args, plans: dict, world: dict, rng: random.Random) -> None:
     stats.sort_stats(args.sort).print_stats(args.lines)
 
 
+def floor(world: dict, args) -> None:
+    """The floor of a request (issue 36.2): a view that reads the user and answers "ok",
+    through the site's middleware, as a GET and as a POST (as the bench's moves send it, and
+    with the CSRF check the test client otherwise skips); then one statement of each kind a
+    Geared move makes, compiled and executed (inside a transaction rolled back at the end)."""
+    from django.db import connection, transaction
+    from django.db.models import Case, F, Value, When
+    from django.http import HttpResponse
+    from django.middleware.csrf import get_token
+    from django.test import Client
+    from django.urls import clear_url_caches, path
+
+    import config.urls
+    from accounts.models import User
+    from games.actions import base
+    from games.models import Game, Move, Notification, Seat
+    from games.notifications import outbox, queueing
+
+    def floor_view(request):
+        get_token(request)  # the token a page's forms carry
+        return HttpResponse("ok" if request.user.is_authenticated else "no")
+
+    config.urls.urlpatterns.append(path("bench-floor/", floor_view))
+    clear_url_caches()
+    gid, cookies, _version = world["games"]["geared"][-1]
+    cookie = next(iter(cookies.values()))
+    plain = client_for(cookie)
+    checked = Client(enforce_csrf_checks=True)
+    checked.cookies["sessionid"] = cookie
+    checked.get("/bench-floor/")
+    token = checked.cookies["csrftoken"].value
+
+    def post(client, headers):
+        def send():
+            if client.post("/bench-floor/", {"version": "1"}, **headers).status_code != 200:
+                raise RuntimeError("the floor's POST was refused")
+
+        return send
+
+    requests = {
+        "bare view /healthz/": lambda: plain.get("/healthz/"),
+        "signed-in GET (session, user)": lambda: plain.get("/bench-floor/"),
+        "signed-in POST, as the bench's moves (no CSRF check)": post(plain, {}),
+        "signed-in POST with the CSRF check (htmx)": post(
+            checked, {"HTTP_X_CSRFTOKEN": token, "HTTP_HX_REQUEST": "true"}
+        ),
+    }
+    user_id = int(plain.session["_auth_user_id"])
+    game = Game.objects.with_table(gid)
+    seats = [s.pk for s in game.table]
+    seat = game.table[0]
+    cursor = connection.cursor()
+    seq = iter(range(10**6, 10**7))
+    statements = {
+        "SELECT 1 by cursor (a round trip)": lambda: cursor.execute("SELECT 1"),
+        "the user (auth's get)": lambda: User.objects.get(pk=user_id),
+        "lock and read the game with its seats": lambda: Game.objects.locked(gid, with_seats=True),
+        "INSERT the move": lambda: Move.objects.create(
+            game=game, seq=next(seq), seat=seat, kind=Move.Kind.ACTION, action={"type": "draw"}
+        ),
+        "UPDATE the game (11 fields)": lambda: base._save(game),
+        "UPDATE the seats (Case/When)": lambda: Seat.objects.filter(pk__in=seats).update(
+            to_act=Case(When(pk__in=seats[:1], then=True), default=False),
+            missed_deadlines=Case(
+                When(pk=seat.pk, then=Value(0)),
+                default=F("missed_deadlines"),
+                output_field=Seat._meta.get_field("missed_deadlines"),
+            ),
+        ),
+        "INSERT the outbox rows (ON CONFLICT, RETURNING)": lambda: queueing._insert_once.many(
+            [
+                Notification(
+                    kind=Notification.Kind.YOUR_TURN,
+                    user_id=user_id,
+                    game=game,
+                    turn=next(seq),
+                    next_attempt=outbox.first_attempt(),
+                )
+            ]
+        ),
+        "NOTIFY (two events)": lambda: cursor.execute(
+            "SELECT pg_notify(%s, %s), pg_notify(%s, %s)", ["bench", "a", "bench", "b"]
+        ),
+    }
+    print("| request or statement | CPU ms (median) |\n| --- | ---: |")
+    for name, fn in requests.items():
+        print(f"| {name} | {_median_ms(fn, args.requests, args.repeats):.3f} |")
+    with transaction.atomic():
+        for name, fn in statements.items():
+            print(f"| {name} | {_median_ms(fn, args.requests, args.repeats):.3f} |")
+        transaction.set_rollback(True)
+
+
+def _median_ms(fn, n: int, repeats: int) -> float:
+    """CPU ms per call of fn over n calls (after 20 for the warm-up), median of the repeats."""
+    for _ in range(20):
+        fn()
+    runs = []
+    for _ in range(repeats):
+        start = time.process_time()
+        for _ in range(n):
+            fn()
+        runs.append(1000 * (time.process_time() - start) / n)
+    return statistics.median(runs)
+
+
 def report(results: dict[str, list[float]]) -> str:
     base = statistics.median(results["healthz"])
     lines = [
@@ -266,6 +375,9 @@ def main() -> int:
     parser.add_argument("--sort", default="cumulative", help="pstats sort key (--profile)")
     parser.add_argument("--lines", type=int, default=40, help="pstats lines (--profile)")
     parser.add_argument("--dump", help="also save the profile to this file (--profile)")
+    parser.add_argument(
+        "--floor", action="store_true", help="measure the floor of a request instead"
+    )
     args = parser.parse_args()
     print(f"creating and seeding {DB_NAME}…", file=sys.stderr)
     create_database()
@@ -280,6 +392,9 @@ def main() -> int:
     world = seed()
     print("measuring…", file=sys.stderr)
     try:
+        if args.floor:
+            floor(world, args)
+            return 0
         results = measure(world, args)
     finally:
         redis.Redis.from_url(ENV["CELERY_BROKER_URL"]).flushdb()
