@@ -156,17 +156,20 @@ def topics(event: dict) -> list[str]:
 
 
 # A subscriber that falls this far behind (a stalled client) loses its oldest events: each
-# carries the whole current version, so the newest one is all a page needs.
+# carries the whole current version, so the newest one is all a page needs; but the newest
+# `game` event is kept (a game stream sends the version on its game's event only, not on a
+# `turns` event's read: stream._game_stream).
 QUEUE_SIZE = 16
 RESYNC = {"kind": "resync"}  # to every subscriber: events may have been missed, read again
 
 
 class Inbox:
-    """One open stream's events not yet read: at most QUEUE_SIZE (the oldest dropped), and
-    its stream's one wait. In the event loop's thread only. A list and a future, where an
-    asyncio.Queue held three deques (~2.2 kB in each open stream, measured with tracemalloc);
-    and a wait that a timer ends with a result instead of a cancellation (asyncio.wait_for's
-    way): the keep-alive's path, which every stream takes every few seconds (issue 36.4)."""
+    """One open stream's events not yet read: at most QUEUE_SIZE (the oldest dropped, the
+    newest `game` event kept), and its stream's one wait. In the event loop's thread only. A
+    list and a future, where an asyncio.Queue held three deques (~2.2 kB in each open stream,
+    measured with tracemalloc); and a wait that a timer ends with a result instead of a
+    cancellation (asyncio.wait_for's way): the keep-alive's path, which every stream takes
+    every few seconds (issue 36.4)."""
 
     __slots__ = ("_events", "_waiter")
 
@@ -175,8 +178,12 @@ class Inbox:
         self._waiter: asyncio.Future | None = None
 
     def put(self, event: dict) -> None:
-        if len(self._events) >= QUEUE_SIZE:
-            del self._events[0]
+        found = self._events
+        if len(found) >= QUEUE_SIZE:
+            only_game = found[0].get("kind") == "game" and all(
+                e.get("kind") != "game" for e in found[1:]
+            )
+            del found[1 if only_game else 0]
         self._events.append(event)
         _wake(self._waiter)
 

@@ -394,6 +394,7 @@ async def _game_stream(request: HttpRequest, game_id: int, user_id: int):
         your_turn = None
         checked = asyncio.get_running_loop().time()
         in_view = request.GET.get("h") != "1"  # a tab out of sight is not someone watching
+        news = True  # may this read's version be sent (not the read of a `turns` event)
         while True:
             if viewer is not None:
                 wanted = (game_id, user_id, viewer.seat) if viewer.seat and in_view else None
@@ -403,7 +404,7 @@ async def _game_stream(request: HttpRequest, game_id: int, user_id: int):
                     mark = wanted
                     if mark is not None:
                         await WATCHING.add(mark)
-                if (viewer.version, viewer.chat) != (seen_version, seen_chat):
+                if news and (viewer.version, viewer.chat) != (seen_version, seen_chat):
                     seen_version, seen_chat = viewer.version, viewer.chat
                     yield _frame(
                         {
@@ -428,6 +429,13 @@ async def _game_stream(request: HttpRequest, game_id: int, user_id: int):
             # Whatever ends a right to read sends `access` (games/live/events.py): then the grant
             # is read from the database, and the periodic check is only a safety net.
             fresh = event is not None and event.get("kind") in ("access", "resync")
+            # A `turns` event says whose turn it is, in any of the user's games: what it reads
+            # of this game is not sent. This game's own change comes as its `game` event (the
+            # same commit's, sent first), which `settle` waits past when it owes a step: the
+            # version a `turns` read finds may be the turn between a last program and its
+            # resolution, and sent, every page fetched that turn and then the resolved one
+            # (issue 36.5; tests/live/test_stream_settle.py). As the API's streams do.
+            news = event is None or event.get("kind") != "turns"
             viewer = await game_viewer(request, game_id, fresh)
             if not fresh and viewer is not None and _behind(viewer, event):
                 # The game's event says what its commit made; a read older than that came from

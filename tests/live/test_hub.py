@@ -67,6 +67,25 @@ def test_a_stalled_stream_keeps_the_newest_events():
     run(scenario())
 
 
+def test_a_stalled_stream_keeps_its_games_newest_event_among_others():
+    """A game stream sends the game's version on its `game` event only (a `turns` event's read
+    may find the turn between a last program and its resolution: issue 36.5), so the newest
+    game event is not dropped for the `turns` events behind it."""
+
+    async def scenario():
+        hub = Hub()
+        queue = hub.subscribe("game:1", "user:5")
+        hub.publish({"game": 1, "version": 3, "chat": 0, "kind": "game"})
+        for _ in range(events.QUEUE_SIZE + 3):
+            hub.publish({"users": [5], "kind": "turns"})
+        got = [queue.get_nowait() for _ in range(queue.qsize())]
+        assert len(got) == events.QUEUE_SIZE
+        assert got[0] == {"game": 1, "version": 3, "chat": 0, "kind": "game"}
+        assert all(e["kind"] == "turns" for e in got[1:])
+
+    run(scenario())
+
+
 @pytest.mark.django_db(transaction=True)
 def test_without_postgresql_the_event_reaches_this_process_at_the_commit_only(
     settings, monkeypatch, alice, bob

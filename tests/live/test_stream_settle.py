@@ -2,7 +2,9 @@
 to play) says so in its event (`due`), and a stream waits for that step's own event before it
 reads and sends: the page fetches the resolved turn once, not the turn in between first (issue
 36.5). The wait is bounded (GEARTABLE_STREAM_DUE_WAIT_MS): a step that does not come (a stopped
-worker, repaired later by the sweep) leaves the stream sending what is, as for any event."""
+worker, repaired later by the sweep) leaves the stream sending what is, as for any event. A
+`turns` event's read sends no version: it may fall between the last program's commit and the
+resolution's (the race that made the live test below flaky)."""
 
 from __future__ import annotations
 
@@ -14,6 +16,7 @@ import psycopg
 import pytest
 from django.db import connection, transaction
 from django.db.models import F
+from django.test import RequestFactory
 from django.utils import timezone
 
 from games.actions import moves
@@ -88,12 +91,55 @@ def test_a_step_that_does_not_come_leaves_the_last_event_heard(settings):
     run(scenario())
 
 
-@pytest.mark.skip(
-    reason="flaky (issue 36, open): on clean clones a stream sent the version between a last"
-    " program and its resolution once in three runs ([4, 5], not [5]) with eager Celery; the"
-    " race is not yet found. `settle` is pinned by the unit tests above and the events' `due`"
-    " by test_the_last_programs_own_event_says_a_resolution_is_owed"
-)
+def test_a_turns_event_read_while_a_step_is_owed_sends_no_version_of_its_own(settings, monkeypatch):
+    """The race the live test below lost once in three clean runs: the `turns` event of alice's
+    commit is read after bob's last program committed and before its resolution did. That read
+    sees bob's version (the turn in between, a step owed); sent, every page fetched it, then
+    the resolved one. A `turns` event says whose turn it is: the game's own change comes as
+    its `game` event, which `settle` waits past. Here the reads are scripted, no timing."""
+    settings.GEARTABLE_STREAM_DUE_WAIT_MS = 60_000
+    due = "2026-12-03T16:00:00+00:00"
+    # What each read finds: at the opening (the page's own version), at alice's game event,
+    # at alice's turns event (bob's program committed, not yet resolved), after the wait.
+    found = iter([2, 3, 4, 5])
+    reads: list[int] = []
+
+    async def game_viewer(request, game_id, fresh=False):
+        version = next(found, 5)
+        reads.append(version)
+        return stream.Viewer(user_id=1, version=version, chat=0, your_turn=1)
+
+    monkeypatch.setattr(stream, "game_viewer", game_viewer)
+    request = RequestFactory().get("/events/game/7/?v=2&c=0")
+
+    async def scenario():
+        body = stream._game_stream(request, 7, 1)
+        assert (await anext(body)).startswith("retry:")  # subscribed
+        for event in (
+            game_event(3),
+            {"users": [1, 2], "kind": "turns"},  # alice's commit
+            game_event(4, due=due),
+            {"users": [1, 2], "kind": "turns"},  # bob's: a resolution owed
+            game_event(5),
+            {"users": [1, 2], "kind": "turns"},  # the resolution's
+        ):
+            events.HUB.publish(event)
+        sent = []
+        try:
+            while 5 not in sent:
+                frame = await anext(body)
+                if frame.startswith("data:") or frame.startswith("id:"):
+                    data = json.loads(frame.split("data: ", 1)[1])
+                    if data.get("kind") == "game":
+                        sent.append(data["version"])
+        finally:
+            await body.aclose()
+        return sent
+
+    assert run(scenario()) == [3, 5]
+    assert 4 in reads  # the in-between turn was read, and not sent
+
+
 @pytest.mark.django_db(transaction=True)
 @pytest.mark.stream_env(GEARTABLE_STREAM_DUE_WAIT_MS="60000")
 def test_the_last_program_reaches_every_page_as_the_resolved_turn(stream_process, alice, bob):
