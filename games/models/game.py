@@ -9,30 +9,32 @@ from django.conf import settings
 from django.db import connection, models
 from django.dispatch import Signal
 from django.urls import reverse
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 
 class Kind(models.TextChoices):
-    GEARED = "geared", "Geared: Build Your Bike"
-    OUTOFGEARS = "outofgears", "Out of Gears"
+    GEARED = "geared", _("Geared: Build Your Bike")
+    OUTOFGEARS = "outofgears", _("Out of Gears")
 
 
 class Status(models.TextChoices):
-    OPEN = "open", "Waiting for players"
-    ACTIVE = "active", "In play"
-    FINISHED = "finished", "Finished"
-    ABORTED = "aborted", "Aborted"
+    OPEN = "open", _("Waiting for players")
+    ACTIVE = "active", _("In play")
+    FINISHED = "finished", _("Finished")
+    ABORTED = "aborted", _("Aborted")
 
 
 class BotKind(models.TextChoices):
-    RANDOM = "random", "Random bot"
-    GREEDY = "greedy", "Greedy bot"
+    RANDOM = "random", _("Random bot")
+    GREEDY = "greedy", _("Greedy bot")
 
 
 TURN_TIMES = [
-    (0, "No time limit"),
-    (12 * 3600, "12 hours"),
-    (86400, "1 day"),
-    (3 * 86400, "3 days"),
+    (0, _("No time limit")),
+    (12 * 3600, ngettext_lazy("%(n)s hour", "%(n)s hours", "n") % {"n": 12}),
+    (86400, ngettext_lazy("%(n)s day", "%(n)s days", "n") % {"n": 1}),
+    (3 * 86400, ngettext_lazy("%(n)s day", "%(n)s days", "n") % {"n": 3}),
 ]
 
 
@@ -402,9 +404,9 @@ class Move(models.Model):
     """The append-only log: with the seed, it replays the game."""
 
     class Kind(models.TextChoices):
-        ACTION = "action", "Action"
-        RESOLVE = "resolve", "Turn resolved"
-        TIMEOUT = "timeout", "Played at the deadline"
+        ACTION = "action", _("Action")
+        RESOLVE = "resolve", _("Turn resolved")
+        TIMEOUT = "timeout", _("Played at the deadline")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     seq = models.PositiveIntegerField()
