@@ -10,7 +10,7 @@ from django.db import connection, models
 from django.dispatch import Signal
 from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext_lazy
+from django.utils.translation import ngettext_lazy, pgettext_lazy
 
 
 class Kind(models.TextChoices):
@@ -19,10 +19,10 @@ class Kind(models.TextChoices):
 
 
 class Status(models.TextChoices):
-    OPEN = "open", _("Waiting for players")
-    ACTIVE = "active", _("In play")
-    FINISHED = "finished", _("Finished")
-    ABORTED = "aborted", _("Aborted")
+    OPEN = "open", pgettext_lazy("game status", "Waiting for players")
+    ACTIVE = "active", pgettext_lazy("game status", "In play")
+    FINISHED = "finished", pgettext_lazy("game status", "Finished")
+    ABORTED = "aborted", pgettext_lazy("game status", "Aborted")
 
 
 class BotKind(models.TextChoices):
