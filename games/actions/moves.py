@@ -13,6 +13,7 @@ from games.engines.interface import IllegalMove
 from games.errors import Conflict, Forbidden, GameError, NotFound
 from games.models import Game, Move, Seat, Status, seat_names
 from games.reads.seating import former_seat_of, seat_of
+from games.words import refusal
 
 
 @acting
@@ -90,7 +91,7 @@ def _apply(
     try:
         state = eng.apply(game.state, seat.seat_id, action)
     except IllegalMove as exc:
-        raise GameError(exc.message) from None
+        raise GameError(refusal(exc)) from None
     _changed(game, eng, state, seat=seat, kind=kind, action=action, seats=seats, seen=seen)
     return game
 

@@ -1,0 +1,231 @@
+"""Geared's words in the reader's language: card names and the game log's sentences, written at
+the edge from the engine's viewed events (the output of engine.view / viewing.view_event), in
+the language active now (docs/i18n.md). Whole sentences with named placeholders: a subject
+"You" and a player's name are two sentences (Italian conjugates the verb).
+
+`describe` reads only what is in the event it is given, so a viewed event cannot make it reveal
+a hidden card. The structure the log needs (build numbers) is the engine's
+(games/engines/geared/text.py, `with_build_numbers`).
+"""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext, ngettext, pgettext
+
+from games.engines.geared.cards import ACTION, PART
+from games.words import card_name
+
+
+def a_card(cid: int, level: int | None = None) -> str:
+    """A card with its indefinite article: "a Level 2 Frame" (Italian's depends on the part)."""
+    card = card_name(cid, level)
+    if ACTION[cid] >= 0:
+        return pgettext("an Action card", "a %(card)s") % {"card": card}
+    article = (
+        pgettext("a Frame card", "a %(card)s"),
+        pgettext("a Handlebars card", "a %(card)s"),
+        pgettext("a Wheels card", "a %(card)s"),
+    )[PART[cid]]
+    return article % {"card": card}
+
+
+def join(items: list[str]) -> str:
+    """ "A, B and C"."""
+    if len(items) <= 1:
+        return "".join(items)
+    return gettext("%(first)s and %(last)s") % {"first": ", ".join(items[:-1]), "last": items[-1]}
+
+
+def _name(seat: str | None, names: dict[str, str]) -> str:
+    if seat is None:
+        return gettext("Nobody")
+    name = names.get(seat)
+    return name if name is not None else gettext("Player %(seat)s") % {"seat": seat}
+
+
+def _in_list(seat: str | None, names: dict[str, str], viewer: str | None) -> str:
+    if seat is not None and seat == viewer:
+        return pgettext("a player in a list", "You")
+    return _name(seat, names)
+
+
+def _say(you: bool, mine: str, theirs: str, /, **params: object) -> str:
+    """The sentence with the subject "You" (`mine`) or a player's name (`theirs`, %(name)s)."""
+    return (mine if you else theirs) % params
+
+
+def describe(event: dict, names: dict[str, str], viewer: str | None) -> str:
+    """One sentence, e.g. "Matt stole your Level 5 Wheels.", "You drew a Level 2 Frame."."""
+    kind = event["type"]
+    seat = event.get("seat")
+    you = seat is not None and seat == viewer
+    name = _name(seat, names)
+    if kind == "played":
+        level = event.get("level")
+        cards = join([a_card(c, level) for c in event["cards"]])
+        return _say(
+            you,
+            gettext("You played %(cards)s."),
+            gettext("%(name)s played %(cards)s."),
+            name=name,
+            cards=cards,
+        )
+    if kind == "rearranged":
+        card = a_card(event["card"], event.get("level"))
+        if "from_build" not in event:  # not numbered by with_build_numbers()
+            return _say(
+                you,
+                gettext("You moved %(card)s from one build to another."),
+                gettext("%(name)s moved %(card)s from one build to another."),
+                name=name,
+                card=card,
+            )
+        params = {"name": name, "card": card, "from": event["from_build"], "to": event["to_build"]}
+        if event["to_build"]:
+            return _say(
+                you,
+                gettext("You moved %(card)s from build %(from)s to build %(to)s."),
+                gettext("%(name)s moved %(card)s from build %(from)s to build %(to)s."),
+                **params,
+            )
+        return _say(
+            you,
+            gettext("You moved %(card)s from build %(from)s to a new build."),
+            gettext("%(name)s moved %(card)s from build %(from)s to a new build."),
+            **params,
+        )
+    if kind == "removed":
+        part = card_name(event["target"], event.get("target_level"))
+        owner = event["owner"]
+        if owner == seat:
+            return _say(
+                you,
+                gettext("You removed your own %(part)s."),
+                gettext("%(name)s removed their own %(part)s."),
+                name=name,
+                part=part,
+            )
+        if owner == viewer:
+            return _say(
+                you,
+                gettext("You removed your %(part)s."),
+                gettext("%(name)s removed your %(part)s."),
+                name=name,
+                part=part,
+            )
+        return _say(
+            you,
+            gettext("You removed %(owner)s's %(part)s."),
+            gettext("%(name)s removed %(owner)s's %(part)s."),
+            name=name,
+            owner=_name(owner, names),
+            part=part,
+        )
+    if kind == "stole":
+        part = card_name(event["target"], event.get("target_level"))
+        owner = event["owner"]
+        if owner == viewer:
+            return _say(
+                you,
+                gettext("You stole your %(part)s."),
+                gettext("%(name)s stole your %(part)s."),
+                name=name,
+                part=part,
+            )
+        return _say(
+            you,
+            gettext("You stole %(owner)s's %(part)s."),
+            gettext("%(name)s stole %(owner)s's %(part)s."),
+            name=name,
+            owner=_name(owner, names),
+            part=part,
+        )
+    if kind == "swapped":
+        params = {
+            "name": name,
+            "mine": card_name(event["mine"], event.get("mine_level")),
+            "theirs": card_name(event["theirs"], event.get("theirs_level")),
+            "owner": _name(event["owner"], names),
+        }
+        if event["owner"] == viewer:
+            return _say(
+                you,
+                gettext("You swapped your %(mine)s for your %(theirs)s."),
+                gettext("%(name)s swapped their %(mine)s for your %(theirs)s."),
+                **params,
+            )
+        return _say(
+            you,
+            gettext("You swapped your %(mine)s for %(owner)s's %(theirs)s."),
+            gettext("%(name)s swapped their %(mine)s for %(owner)s's %(theirs)s."),
+            **params,
+        )
+    if kind == "completed":
+        params = {"name": name, "level": event.get("level"), "points": event["points"]}
+        if event["set"]:
+            return _say(
+                you,
+                gettext("You completed a Level %(level)s set: %(points)s points."),
+                gettext("%(name)s completed a Level %(level)s set: %(points)s points."),
+                **params,
+            )
+        return _say(
+            you,
+            gettext("You completed a bike: %(points)s points."),
+            gettext("%(name)s completed a bike: %(points)s points."),
+            **params,
+        )
+    if kind == "discarded":
+        return _say(
+            you,
+            gettext("You discarded %(card)s."),
+            gettext("%(name)s discarded %(card)s."),
+            name=name,
+            card=a_card(event["card"]),
+        )
+    if kind == "passed":
+        return _say(you, gettext("You passed."), gettext("%(name)s passed."), name=name)
+    if kind == "drew":
+        if "cards" in event and seat == viewer:
+            return _say(
+                you,
+                gettext("You drew %(cards)s."),
+                gettext("%(name)s drew %(cards)s."),
+                name=name,
+                cards=join([a_card(c) for c in event["cards"]]),
+            )
+        count = event["count"]
+        return _say(
+            you,
+            ngettext("You drew %(count)s card.", "You drew %(count)s cards.", count),
+            ngettext("%(name)s drew %(count)s card.", "%(name)s drew %(count)s cards.", count),
+            name=name,
+            count=count,
+        )
+    if kind == "reshuffled":
+        bikes = event["bikes"]
+        return ngettext(
+            "The discard pile and %(bikes)s completed bike were shuffled into a new draw pile "
+            "of %(count)s cards; scores are kept.",
+            "The discard pile and %(bikes)s completed bikes were shuffled into a new draw pile "
+            "of %(count)s cards; scores are kept.",
+            bikes,
+        ) % {"bikes": bikes, "count": event["count"]}
+    if kind == "game_over":
+        winners = event["winners"]
+        points = event["scores"][winners[0]]
+        if len(winners) == 1:
+            won = winners[0]
+            return _say(
+                won is not None and won == viewer,
+                gettext("You won with %(points)s points."),
+                gettext("%(name)s won with %(points)s points."),
+                name=_name(won, names),
+                points=points,
+            )
+        tied = join([_in_list(w, names, viewer) for w in winners])
+        return gettext("The game is over: %(players)s tie with %(points)s points.") % {
+            "players": tied,
+            "points": points,
+        }
+    return f"{_in_list(seat, names, viewer)}: {kind}."
