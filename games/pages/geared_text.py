@@ -29,6 +29,48 @@ def a_card(cid: int, level: int | None = None) -> str:
     return article % {"card": card}
 
 
+# Whose a part is, when it is not a player's name: marks no name can be.
+YOUR, YOUR_OWN, THEIR_OWN, THEIRS = "\x01your", "\x01your own", "\x01their own", "\x01their"
+
+# A part with its owner ("your Level 5 Wheels", "Anna's Frame"): Italian's possessive agrees
+# with the part ("il tuo Telaio", "le tue Ruote"), so one phrase per part type.
+_OWNED = {
+    YOUR: (
+        pgettext("your part: Frame", "your %(card)s"),
+        pgettext("your part: Handlebars", "your %(card)s"),
+        pgettext("your part: Wheels", "your %(card)s"),
+    ),
+    YOUR_OWN: (
+        pgettext("your own part: Frame", "your own %(card)s"),
+        pgettext("your own part: Handlebars", "your own %(card)s"),
+        pgettext("your own part: Wheels", "your own %(card)s"),
+    ),
+    THEIR_OWN: (
+        pgettext("their own part: Frame", "their own %(card)s"),
+        pgettext("their own part: Handlebars", "their own %(card)s"),
+        pgettext("their own part: Wheels", "their own %(card)s"),
+    ),
+    THEIRS: (
+        pgettext("their part: Frame", "their %(card)s"),
+        pgettext("their part: Handlebars", "their %(card)s"),
+        pgettext("their part: Wheels", "their %(card)s"),
+    ),
+    None: (
+        pgettext("a player's part: Frame", "%(owner)s's %(card)s"),
+        pgettext("a player's part: Handlebars", "%(owner)s's %(card)s"),
+        pgettext("a player's part: Wheels", "%(owner)s's %(card)s"),
+    ),
+}
+
+
+def owned(cid: int, level: int | None, whose: str) -> str:
+    """A part with its owner: `whose` is YOUR, YOUR_OWN, THEIR_OWN, THEIRS or a player's
+    name ("Anna's Level 2 Frame")."""
+    if whose in _OWNED:
+        return _OWNED[whose][PART[cid]] % {"card": card_name(cid, level)}
+    return _OWNED[None][PART[cid]] % {"owner": whose, "card": card_name(cid, level)}
+
+
 def join(items: list[str]) -> str:
     """ "A, B and C"."""
     if len(items) <= 1:
@@ -95,70 +137,38 @@ def describe(event: dict, names: dict[str, str], viewer: str | None) -> str:
             **params,
         )
     if kind == "removed":
-        part = card_name(event["target"], event.get("target_level"))
-        owner = event["owner"]
+        target, level, owner = event["target"], event.get("target_level"), event["owner"]
         if owner == seat:
-            return _say(
-                you,
-                gettext("You removed your own %(part)s."),
-                gettext("%(name)s removed their own %(part)s."),
-                name=name,
-                part=part,
-            )
-        if owner == viewer:
-            return _say(
-                you,
-                gettext("You removed your %(part)s."),
-                gettext("%(name)s removed your %(part)s."),
-                name=name,
-                part=part,
-            )
+            part = owned(target, level, YOUR_OWN if you else THEIR_OWN)
+        else:
+            part = owned(target, level, YOUR if owner == viewer else _name(owner, names))
         return _say(
             you,
-            gettext("You removed %(owner)s's %(part)s."),
-            gettext("%(name)s removed %(owner)s's %(part)s."),
+            gettext("You removed %(part)s."),
+            gettext("%(name)s removed %(part)s."),
             name=name,
-            owner=_name(owner, names),
             part=part,
         )
     if kind == "stole":
-        part = card_name(event["target"], event.get("target_level"))
         owner = event["owner"]
-        if owner == viewer:
-            return _say(
-                you,
-                gettext("You stole your %(part)s."),
-                gettext("%(name)s stole your %(part)s."),
-                name=name,
-                part=part,
-            )
+        whose = YOUR if owner == viewer else _name(owner, names)
         return _say(
             you,
-            gettext("You stole %(owner)s's %(part)s."),
-            gettext("%(name)s stole %(owner)s's %(part)s."),
+            gettext("You stole %(part)s."),
+            gettext("%(name)s stole %(part)s."),
             name=name,
-            owner=_name(owner, names),
-            part=part,
+            part=owned(event["target"], event.get("target_level"), whose),
         )
     if kind == "swapped":
-        params = {
-            "name": name,
-            "mine": card_name(event["mine"], event.get("mine_level")),
-            "theirs": card_name(event["theirs"], event.get("theirs_level")),
-            "owner": _name(event["owner"], names),
-        }
-        if event["owner"] == viewer:
-            return _say(
-                you,
-                gettext("You swapped your %(mine)s for your %(theirs)s."),
-                gettext("%(name)s swapped their %(mine)s for your %(theirs)s."),
-                **params,
-            )
+        owner = event["owner"]
+        whose = YOUR if owner == viewer else _name(owner, names)
         return _say(
             you,
-            gettext("You swapped your %(mine)s for %(owner)s's %(theirs)s."),
-            gettext("%(name)s swapped their %(mine)s for %(owner)s's %(theirs)s."),
-            **params,
+            gettext("You swapped %(mine)s for %(theirs)s."),
+            gettext("%(name)s swapped %(mine)s for %(theirs)s."),
+            name=name,
+            mine=owned(event["mine"], event.get("mine_level"), YOUR if you else THEIRS),
+            theirs=owned(event["theirs"], event.get("theirs_level"), whose),
         )
     if kind == "completed":
         params = {"name": name, "level": event.get("level"), "points": event["points"]}

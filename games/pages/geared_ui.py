@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from django.utils.translation import gettext, gettext_lazy, pgettext, pgettext_lazy
 
 from games.engines.geared.cards import DECK_SIZE, card_dict
-from games.pages.geared_text import join
+from games.pages.geared_text import YOUR, join, owned
 from games.words import card_name
 
 # A destination token: a build ("b7", or "new"/"new1".."new3"), a part on the table ("p24"),
@@ -139,11 +139,11 @@ def _where(part_id: int, view: dict) -> str:
         for i, build in enumerate(view["players"][seat]["builds"], start=1):
             for card in build["parts"].values():
                 if card and card["id"] == part_id:
-                    params = {"card": card_name(part_id, card["level"]), "number": i}
-                    if seat == view["you"]:
-                        return gettext("your %(card)s (build %(number)s)") % params
-                    params["name"] = view["names"][seat]
-                    return gettext("%(name)s's %(card)s (build %(number)s)") % params
+                    whose = YOUR if seat == view["you"] else view["names"][seat]
+                    return gettext("%(part)s (build %(number)s)") % {
+                        "part": owned(part_id, card["level"], whose),
+                        "number": i,
+                    }
     return card_name(part_id)
 
 
