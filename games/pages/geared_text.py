@@ -10,7 +10,7 @@ a hidden card. The structure the log needs (build numbers) is the engine's
 
 from __future__ import annotations
 
-from django.utils.translation import gettext, ngettext, pgettext
+from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
 
 from games.engines.geared.cards import ACTION, PART
 from games.words import card_name
@@ -36,29 +36,29 @@ YOUR, YOUR_OWN, THEIR_OWN, THEIRS = "\x01your", "\x01your own", "\x01their own",
 # with the part ("il tuo Telaio", "le tue Ruote"), so one phrase per part type.
 _OWNED = {
     YOUR: (
-        pgettext("your part: Frame", "your %(card)s"),
-        pgettext("your part: Handlebars", "your %(card)s"),
-        pgettext("your part: Wheels", "your %(card)s"),
+        pgettext_lazy("your part: Frame", "your %(card)s"),
+        pgettext_lazy("your part: Handlebars", "your %(card)s"),
+        pgettext_lazy("your part: Wheels", "your %(card)s"),
     ),
     YOUR_OWN: (
-        pgettext("your own part: Frame", "your own %(card)s"),
-        pgettext("your own part: Handlebars", "your own %(card)s"),
-        pgettext("your own part: Wheels", "your own %(card)s"),
+        pgettext_lazy("your own part: Frame", "your own %(card)s"),
+        pgettext_lazy("your own part: Handlebars", "your own %(card)s"),
+        pgettext_lazy("your own part: Wheels", "your own %(card)s"),
     ),
     THEIR_OWN: (
-        pgettext("their own part: Frame", "their own %(card)s"),
-        pgettext("their own part: Handlebars", "their own %(card)s"),
-        pgettext("their own part: Wheels", "their own %(card)s"),
+        pgettext_lazy("their own part: Frame", "their own %(card)s"),
+        pgettext_lazy("their own part: Handlebars", "their own %(card)s"),
+        pgettext_lazy("their own part: Wheels", "their own %(card)s"),
     ),
     THEIRS: (
-        pgettext("their part: Frame", "their %(card)s"),
-        pgettext("their part: Handlebars", "their %(card)s"),
-        pgettext("their part: Wheels", "their %(card)s"),
+        pgettext_lazy("their part: Frame", "their %(card)s"),
+        pgettext_lazy("their part: Handlebars", "their %(card)s"),
+        pgettext_lazy("their part: Wheels", "their %(card)s"),
     ),
     None: (
-        pgettext("a player's part: Frame", "%(owner)s's %(card)s"),
-        pgettext("a player's part: Handlebars", "%(owner)s's %(card)s"),
-        pgettext("a player's part: Wheels", "%(owner)s's %(card)s"),
+        pgettext_lazy("a player's part: Frame", "%(owner)s's %(card)s"),
+        pgettext_lazy("a player's part: Handlebars", "%(owner)s's %(card)s"),
+        pgettext_lazy("a player's part: Wheels", "%(owner)s's %(card)s"),
     ),
 }
 
@@ -67,8 +67,8 @@ def owned(cid: int, level: int | None, whose: str) -> str:
     """A part with its owner: `whose` is YOUR, YOUR_OWN, THEIR_OWN, THEIRS or a player's
     name ("Anna's Level 2 Frame")."""
     if whose in _OWNED:
-        return _OWNED[whose][PART[cid]] % {"card": card_name(cid, level)}
-    return _OWNED[None][PART[cid]] % {"owner": whose, "card": card_name(cid, level)}
+        return str(_OWNED[whose][PART[cid]]) % {"card": card_name(cid, level)}
+    return str(_OWNED[None][PART[cid]]) % {"owner": whose, "card": card_name(cid, level)}
 
 
 def join(items: list[str]) -> str:
