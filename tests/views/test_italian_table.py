@@ -128,3 +128,16 @@ def test_the_story_names_robots_by_their_italian_colour(alice, bob):
             "Red (Anna) defended and took a blue gear from Blue"
         )
     assert robot_names  # the owners of the robots stay the engine's (no words)
+
+
+def test_an_italian_player_reads_the_rules_page_in_italian_an_english_one_in_english(alice, bob):
+    """G5, O12: the quick start and the full rules, with the same anchors in both languages."""
+    italian(alice)
+    url = reverse("rules_game", args=["geared"])
+    page_it, page_en = text(client_for(alice).get(url)), text(client_for(bob).get(url))
+    assert "Una giocata per turno" in page_it and 'id="G5"' in page_it
+    assert "One play per turn" in page_en and 'id="G5"' in page_en
+    assert "Avvio rapido" in page_it and "Quick start" in page_en
+    url = reverse("rules_game", args=["outofgears"])
+    page_it = text(client_for(alice).get(url))
+    assert "Divisione degli ingranaggi" in page_it and 'id="O12"' in page_it
