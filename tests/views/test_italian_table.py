@@ -5,16 +5,19 @@ translations applied, make catalogs)."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.urls import reverse
 
 from games.actions.moves import resolve_turn
+from games.engines.geared import engine
 from games.engines.outofgears.text import robot_names
 from games.models import Status
 from games.pages.outofgears_text import describe as oog_describe
 from tests.support.games import client_for, greedy_choice, seat_to_act, start_geared, start_oog
 from tests.support.pages import text
-from tests.views.helpers import error_text, post_move
+from tests.views.helpers import error_text, post_move, selection_for
 from tests.views.outofgears.helpers import error_text as oog_error_text
 from tests.views.outofgears.helpers import post_program, program
 
@@ -141,3 +144,22 @@ def test_an_italian_player_reads_the_rules_page_in_italian_an_english_one_in_eng
     url = reverse("rules_game", args=["outofgears"])
     page_it = text(client_for(alice).get(url))
     assert "Divisione degli ingranaggi" in page_it and 'id="O12"' in page_it
+
+
+def test_the_geared_page_offers_its_choices_in_the_players_language(alice, bob):
+    """G5: the prompt of a turn, and a previewed play's sentence, in the player's language."""
+    game = start_geared([alice, bob], target=2000)
+    seat = seat_to_act(game)
+    play = next(a for a in engine.legal_actions(game.state, seat.seat_id) if a["type"] == "play")
+    prompt = {
+        "it": "Tocca a te: tocca una carta della tua mano, o un pezzo delle tue bici per "
+        "spostarlo.",
+        "en": "Your turn: tap a card in your hand, or a part of your builds to move it.",
+    }
+    for language, play_word in (("it", "Gioca "), ("en", "Play ")):
+        seat.user.language = language
+        seat.user.save(update_fields=["language"])
+        client = client_for(seat.user)  # a new session: the player's language now
+        assert prompt[language] in text(client.get(game.get_absolute_url()))
+        preview = text(client.get(game.get_absolute_url() + selection_for(play)))
+        assert re.search(rf"{play_word}[^<]*(livello|Level)", preview), "the preview's sentence"
