@@ -24,7 +24,7 @@ NOTES_HINT = gettext_lazy("Plans, what was discarded, who holds a Steal…")
 
 
 def table_context(game: Game) -> dict:
-    return {"robot_choices": []}
+    return {"robot_choices": [], "robot_choice_names": {}}
 
 
 # --- the game page -----------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from games.models import Game, Move, Notification
 from games.pages.base import Table
 from games.pages.outofgears_text import describe, program_sentence
 from games.reads import links
-from games.words import action_label, robot_name
+from games.words import action_label, colour_name, robot_name
 
 TURN_NOUN = pgettext_lazy("what is due", "program")
 MISSED = gettext_lazy("your robot defends")
@@ -26,7 +26,11 @@ ACTIONS = ("harvest", "attack", "trap")  # the program cards, in the form's orde
 
 def table_context(game: Game) -> dict:
     taken = {r for s in game.table for r in s.robots}
-    return {"robot_choices": [(n, COLOURS[n]) for n in range(1, 9) if n not in taken]}
+    return {
+        "robot_choices": [(n, COLOURS[n]) for n in range(1, 9) if n not in taken],
+        # The colours by name in the reader's language (robot_choices keeps them as classes).
+        "robot_choice_names": {n: colour_name(COLOURS[n]) for n in range(1, 9)},
+    }
 
 
 # --- the game page -----------------------------------------------------------------------------
@@ -147,6 +151,9 @@ def _program_form(view: dict, legal: list[dict], refused: dict) -> list[dict]:
             "colour": COLOURS[r],
             "actions": [(a, action_label(a)) for a in sorted(opts["actions"], key=ACTIONS.index)],
             "numbers": [(n, COLOURS[n]) for n in sorted(opts["numbers"])],
+            # Each number card's colour by name in the reader's language (`numbers` keeps the
+            # colour as the card's class).
+            "number_names": {n: colour_name(COLOURS[n]) for n in opts["numbers"]},
             "current": current.get(r),
         }
         for r, opts in sorted(options.items())
