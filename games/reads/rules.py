@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import markdown
+from django.utils import translation
 from django.utils.functional import lazy
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
@@ -125,7 +126,9 @@ def rules_html(game: str, language: str | None = None) -> str:
 
 @functools.cache
 def _rules_html(game: str, language: str) -> str:
-    html = markdown.markdown(players_text(game, language), extensions=["sane_lists"])
+    with translation.override(language):  # the opening's words too, whatever is active now
+        text = players_text(game, language)
+    html = markdown.markdown(text, extensions=["sane_lists"])
     # Give each numbered rule an anchor, so pages and errors can link to "#G12".
     return _RULE_ID.sub(lambda m: f'<li id="{m.group(2)}">{m.group(1)}<strong>{m.group(2)} ', html)
 

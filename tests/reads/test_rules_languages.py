@@ -38,6 +38,15 @@ def test_the_italian_rules_page_has_the_same_sections_and_anchors(game):
     assert [s.title for s in italian] != [s.title for s in english]  # written in Italian
 
 
+def test_the_rules_opening_is_in_the_rules_language_whatever_is_active():
+    with translation.override("en"):
+        italian, _ = rules_sections("outofgears", "it")
+    with translation.override("it"):
+        english, _ = rules_sections("outofgears", "en")
+    assert "Ogni regola ha un numero (O12)" in italian  # needs the Italian catalog
+    assert "Every rule has a number (O12)" in english
+
+
 def test_the_rules_are_read_in_the_active_language_english_when_there_is_none():
     with translation.override("it"):
         assert rules_file("geared") == RULES_DIR / "it" / "geared.md"
