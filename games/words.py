@@ -7,26 +7,56 @@ sentence) and the pages (the log, the page's labels), in the language active now
 
 from __future__ import annotations
 
+import functools
+
 from django.utils.text import capfirst
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import get_language, gettext, pgettext
 
 from games.engines.geared.cards import ACTION, IS_WILD, LEVEL, PART
 from games.engines.interface import IllegalMove, Term
 from games.engines.outofgears.common import COLOURS
 
+
+def once_per_language(function):
+    """`function` (of a few small arguments from a fixed set: a card, a colour, a message id)
+    computed once per language and remembered: a log writes hundreds of names, and each lookup
+    of the active language costs microseconds. `language=`: the active language, when the
+    caller has read it already (a sentence reads it once for all its words)."""
+    done: dict = {}
+
+    @functools.wraps(function)
+    def remembered(*args, language: str | None = None):
+        key = (language or get_language(), *args)
+        found = done.get(key)
+        if found is None:
+            found = done[key] = function(*args)
+        return found
+
+    return remembered
+
+
+@once_per_language
+def translated(message: str) -> str:
+    """gettext(message), remembered per language (a message id marked with gettext_noop)."""
+    return gettext(message)
+
+
 # --- Geared ------------------------------------------------------------------------------------
 
 
+@once_per_language
 def part_name(part: int) -> str:
     """A part type (0, 1, 2) by name: "Frame", "Handlebars", "Wheels"."""
     return (gettext("Frame"), gettext("Handlebars"), gettext("Wheels"))[part]
 
 
+@once_per_language
 def action_name(action: int) -> str:
     """An Action card's kind (0, 1, 2) by name: "Remove", "Steal", "Swap"."""
     return (pgettext("card", "Remove"), pgettext("card", "Steal"), pgettext("card", "Swap"))[action]
 
 
+@once_per_language
 def card_name(cid: int, level: int | None = None) -> str:
     """'Level 3 Frame', 'Wild Wheels (Level 2)', 'Steal'; `level`: a placed wild's."""
     if ACTION[cid] >= 0:
@@ -42,6 +72,7 @@ def card_name(cid: int, level: int | None = None) -> str:
 # --- Out of Gears ------------------------------------------------------------------------------
 
 
+@once_per_language
 def colour_name(colour: str) -> str:
     """A gear's or robot's colour, lower case: "red"."""
     return {
@@ -56,11 +87,13 @@ def colour_name(colour: str) -> str:
     }.get(colour, colour)
 
 
+@once_per_language
 def robot_name(robot: int) -> str:
     """A robot by name: its colour, capitalised ("Red")."""
     return capfirst(colour_name(COLOURS[robot]))
 
 
+@once_per_language
 def action_label(action: str) -> str:
     """A program card: "Harvest", "Attack", "Trap"."""
     return {
