@@ -12,6 +12,7 @@ from datetime import timedelta
 
 from django.db.models import Case, F, Value, When
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import BOT_BY_HAND, User
 from games import effects, engines
@@ -31,7 +32,7 @@ def locked_game(game_id: int, *, with_seats: bool = False) -> Game:
     loaded along (`game.table`), read once the lock is held."""
     game = Game.objects.locked(game_id, with_seats=with_seats)
     if game is None:
-        raise NotFound("There is no such game.")
+        raise NotFound(gettext("There is no such game."))
     return game
 
 
@@ -67,7 +68,7 @@ def _readable_locked(user: User, game_id: int, *, with_seats: bool = False) -> G
     answer for a game that does not exist, whatever the action (issue 34.7)."""
     game = locked_game(game_id, with_seats=with_seats)
     if not access.may_read_game(game, user):
-        raise NotFound("There is no such game.")
+        raise NotFound(gettext("There is no such game."))
     return game
 
 

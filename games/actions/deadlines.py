@@ -8,6 +8,7 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.models import User
 from games import engines, vacation
@@ -76,9 +77,9 @@ def expire_turn(game_id: int, turn: int, *, now=None) -> bool:
 def resign(user: User, game_id: int) -> Game:
     """A player leaves an active game: a greedy bot takes the seat and the game goes on."""
     with transaction.atomic():
-        game, seat = _locked_with_seat(user, game_id, "There is no such game.")
+        game, seat = _locked_with_seat(user, game_id, gettext("There is no such game."))
         if game.status != Status.ACTIVE:
-            raise Conflict("Only a game in play can be resigned from.")
+            raise Conflict(gettext("Only a game in play can be resigned from."))
         replace_with_bot(game, seat, missed=False)
     return game
 

@@ -4,6 +4,7 @@ game changes. Who one follows is read by games/reads/players.py."""
 from __future__ import annotations
 
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext
 
 from accounts.models import Follow, User
 from games.errors import Conflict, GameError
@@ -14,11 +15,14 @@ def follow(follower: User, followed: User) -> None:
     """Follow a player: private to the follower; nobody is told (no e-mail, no push, no list of
     followers). Following someone already followed changes nothing."""
     if followed.pk == follower.pk:
-        raise GameError("You cannot follow yourself.")
+        raise GameError(gettext("You cannot follow yourself."))
     if Follow.objects.filter(follower=follower, followed=followed).exists():
         return
     if Follow.objects.filter(follower=follower).count() >= FOLLOWS_MAX:
-        raise Conflict(f"You follow {FOLLOWS_MAX} players already: unfollow someone first.")
+        raise Conflict(
+            gettext("You follow %(most)s players already: unfollow someone first.")
+            % {"most": FOLLOWS_MAX}
+        )
     try:
         with transaction.atomic():
             Follow.objects.create(follower=follower, followed=followed)

@@ -12,6 +12,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.db.models import F
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from accounts.models import User
 from games import effects, errors, vacation
@@ -46,20 +47,23 @@ CHAT_RATE = (5, 15)  # at most 5 messages in 15 seconds per player, all games to
 def post_chat(user: User, game_id: int, text: str) -> ChatMessage:
     text = (text or "").strip()
     if not text:
-        raise errors.GameError("Write something first.")
+        raise errors.GameError(gettext("Write something first."))
     if len(text) > CHAT_MAX_LENGTH:
         raise errors.GameError(
-            f"A message can be at most {CHAT_MAX_LENGTH} characters ({len(text)} now)."
+            gettext("A message can be at most %(most)s characters (%(count)s now).")
+            % {"most": CHAT_MAX_LENGTH, "count": len(text)}
         )
     if any(ord(ch) < 32 and ch not in "\n\t" for ch in text):
-        raise errors.GameError("A message cannot contain control characters.")
+        raise errors.GameError(gettext("A message cannot contain control characters."))
     game = Game.objects.with_table(game_id)
     if game is None:
-        raise errors.NotFound("There is no such game.")
+        raise errors.NotFound(gettext("There is no such game."))
     if seating.seat_of(game, user) is None:
         if seating.former_seat_of(game, user) is not None:
-            raise errors.Forbidden("You left this game: you can read its chat, not write in it.")
-        raise errors.NotFound("There is no such game.")
+            raise errors.Forbidden(
+                gettext("You left this game: you can read its chat, not write in it.")
+            )
+        raise errors.NotFound(gettext("There is no such game."))
     _check_rate(user)
     with transaction.atomic():
         message = ChatMessage.objects.post(game, user, text)  # and the chat's count
@@ -78,10 +82,14 @@ def _check_rate(user: User) -> None:
         cache.set(key, 1, seconds)
         sent = 1
     if sent > count:
-        raise errors.GameError("You are sending messages too fast; wait a few seconds.", 429)
+        raise errors.GameError(
+            gettext("You are sending messages too fast; wait a few seconds."), 429
+        )
 
 
-ALREADY_REPORTED = "You have already reported this message: a moderator will look at it."
+ALREADY_REPORTED = gettext_noop(
+    "You have already reported this message: a moderator will look at it."
+)
 
 
 @base.acting  # a suspended player could flood the queue otherwise
@@ -89,22 +97,22 @@ def report_message(user: User, message_id: int, reason: str) -> Report:
     reason = (reason or "").strip()[:500]
     message = ChatMessage.objects.select_related("game").filter(pk=message_id).first()
     if message is None:
-        raise errors.NotFound("There is no such message.")
+        raise errors.NotFound(gettext("There is no such message."))
     if not Seat.objects.filter(game_id=message.game_id, user=user).exists():
-        raise errors.NotFound("There is no such message.")
+        raise errors.NotFound(gettext("There is no such message."))
     if message.author_id == user.pk:
-        raise errors.GameError("You cannot report your own message.")
+        raise errors.GameError(gettext("You cannot report your own message."))
     # One report per reporter and message (the unique key): a second, with a reason or not,
     # is told so and changes nothing (the chat log shows "Reported" instead of the form).
     if Report.objects.filter(message=message, reporter=user).exists():
-        raise errors.Conflict(ALREADY_REPORTED)
+        raise errors.Conflict(gettext(ALREADY_REPORTED))
     if not reason:
-        raise errors.GameError("Say why you report this message.")
+        raise errors.GameError(gettext("Say why you report this message."))
     report, created = Report.objects.get_or_create(
         message=message, reporter=user, defaults={"reason": reason}
     )
     if not created:  # a second report at the same moment
-        raise errors.Conflict(ALREADY_REPORTED)
+        raise errors.Conflict(gettext(ALREADY_REPORTED))
     return report
 
 
@@ -121,7 +129,7 @@ def abort_game(moderator: User, game_id: int, reason: str) -> Game:
     with transaction.atomic():
         game = base.locked_game(game_id)
         if game.status in (Status.FINISHED, Status.ABORTED):
-            raise errors.Conflict("This game is already over.")
+            raise errors.Conflict(gettext("This game is already over."))
         game.status, game.finished, game.deadline = Status.ABORTED, timezone.now(), None
         game.version += 1
         game.save(update_fields=["status", "finished", "deadline", "version", "updated"])
@@ -139,14 +147,14 @@ def abort_game(moderator: User, game_id: int, reason: str) -> Game:
 def replace_seat(moderator: User, seat_id: int, reason: str) -> Seat:
     seat = Seat.objects.filter(pk=seat_id).first()
     if seat is None:
-        raise errors.NotFound("There is no such seat.")
+        raise errors.NotFound(gettext("There is no such seat."))
     with transaction.atomic():
         game = base.locked_game(seat.game_id)
         seat = Seat.objects.select_related("user").get(pk=seat_id)
         if game.status != Status.ACTIVE:
-            raise errors.Conflict("Only a seat in a game in play can be given to a bot.")
+            raise errors.Conflict(gettext("Only a seat in a game in play can be given to a bot."))
         if seat.is_bot:
-            raise errors.Conflict("A bot already plays this seat.")
+            raise errors.Conflict(gettext("A bot already plays this seat."))
         user = seat.user
         deadlines.replace_with_bot(game, seat, missed=False)
         _record(moderator, "replace seat with bot", reason, game=game, user=user)
@@ -155,11 +163,11 @@ def replace_seat(moderator: User, seat_id: int, reason: str) -> Seat:
 
 def extend_deadline(moderator: User, game_id: int, hours: int, reason: str) -> Game:
     if not 1 <= hours <= 24 * 14:
-        raise errors.GameError("Extend by 1 hour to 14 days.")
+        raise errors.GameError(gettext("Extend by 1 hour to 14 days."))
     with transaction.atomic():
         game = base.locked_game(game_id)
         if game.status != Status.ACTIVE or game.deadline is None:
-            raise errors.Conflict("This game has no deadline running.")
+            raise errors.Conflict(gettext("This game has no deadline running."))
         old = game.deadline
         game.deadline = max(game.deadline, timezone.now()) + timedelta(hours=hours)
         game.save(update_fields=["deadline", "updated"])
@@ -179,14 +187,14 @@ def set_time_limit(moderator: User, game_id: int, turn_seconds: int, reason: str
     turn waiting now has its whole time from now (then deadlines, reminders, misses and a
     bot's takeover follow as in any timed game). Recorded like every moderator action."""
     if turn_seconds not in {seconds for seconds, _label in TURN_TIMES if seconds}:
-        raise errors.GameError("Choose a time per turn from the list.")
+        raise errors.GameError(gettext("Choose a time per turn from the list."))
     with transaction.atomic():
         game = base.locked_game(game_id)
         if game.status != Status.ACTIVE:
-            raise errors.Conflict("This game is not in play.")
+            raise errors.Conflict(gettext("This game is not in play."))
         if game.turn_seconds or game.deadline is not None:
             raise errors.Conflict(
-                "This game has a time limit already: extend its deadline instead."
+                gettext("This game has a time limit already: extend its deadline instead.")
             )
         game.turn_seconds = turn_seconds
         game.deadline = timezone.now() + timedelta(seconds=turn_seconds)
@@ -211,7 +219,9 @@ def set_exempt(moderator: User, game_id: int, exempt: bool, reason: str) -> Game
         game = base.locked_game(game_id)
         if game.vacation_exempt == exempt:
             raise errors.Conflict(
-                "This game is already exempt." if exempt else "This game is not exempt."
+                gettext("This game is already exempt.")
+                if exempt
+                else gettext("This game is not exempt.")
             )
         details: dict = {"exempt": exempt}
         game.vacation_exempt = exempt
@@ -249,9 +259,9 @@ def rerun_resolution(moderator: User, game_id: int, reason: str) -> None:
     same idempotent repair the outbox sweep uses."""
     game = Game.objects.filter(pk=game_id).first()
     if game is None:
-        raise errors.NotFound("There is no such game.")
+        raise errors.NotFound(gettext("There is no such game."))
     if game.status != Status.ACTIVE or game.due_since is None:
-        raise errors.Conflict("This game is not waiting for the server.")
+        raise errors.Conflict(gettext("This game is not waiting for the server."))
     with transaction.atomic():
         _record(moderator, "resolve turn again", reason, game=game, details={"turn": game.turn})
         effects.after_commit("games.tasks.catch_up", game_id)
@@ -273,9 +283,9 @@ def requeue_emails(moderator: User, reason: str, *, notification_ids=None) -> in
 
 def suspend(moderator: User, user: User, reason: str, until=None) -> None:
     if not reason.strip():
-        raise errors.GameError("Give a reason: the player is told why.")
+        raise errors.GameError(gettext("Give a reason: the player is told why."))
     if until is not None and until <= timezone.now():
-        raise errors.GameError("The end of a suspension must be in the future.")
+        raise errors.GameError(gettext("The end of a suspension must be in the future."))
     user.suspended, user.suspended_until, user.suspension_reason = True, until, reason.strip()
     user.save(update_fields=["suspended", "suspended_until", "suspension_reason"])
     _record(
@@ -309,13 +319,13 @@ def hide_message(moderator: User, message_id: int, reason: str) -> ChatMessage:
     """A moderator hides a chat message, reported or not (issue 27.8): the open reports on it
     are settled as hidden."""
     if not reason.strip():
-        raise errors.GameError("Give a reason: it goes in the moderation log.")
+        raise errors.GameError(gettext("Give a reason: it goes in the moderation log."))
     with transaction.atomic():
         message = ChatMessage.objects.select_for_update().filter(pk=message_id).first()
         if message is None:
-            raise errors.NotFound("There is no such message.")
+            raise errors.NotFound(gettext("There is no such message."))
         if message.hidden:
-            raise errors.Conflict("This message is hidden already.")
+            raise errors.Conflict(gettext("This message is hidden already."))
         _hide(moderator, message, reason.strip())
         Report.objects.filter(message=message, state=Report.State.OPEN).update(
             state=Report.State.HIDDEN, handled=timezone.now()
@@ -336,7 +346,7 @@ def handle_report(moderator: User, report: Report, outcome: str, reason: str, un
         elif outcome == Report.State.DISMISSED:
             _record(moderator, "dismiss report", reason, message=message)
         else:
-            raise errors.GameError("Unknown outcome.")
+            raise errors.GameError(gettext("Unknown outcome."))
         # One decision settles every open report on the same message.
         Report.objects.filter(message=message, state=Report.State.OPEN).update(
             state=outcome, handled=timezone.now()

@@ -5,6 +5,7 @@ a complete Out of Gears turn, and the bots' moves, each through the engine under
 from __future__ import annotations
 
 from django.db import transaction
+from django.utils.translation import gettext
 
 from accounts.models import User
 from games import effects, engines
@@ -13,6 +14,7 @@ from games.engines.interface import IllegalMove
 from games.errors import Conflict, Forbidden, GameError, NotFound
 from games.models import Game, Move, Seat, Status, seat_names
 from games.reads.seating import former_seat_of, seat_of
+from games.words import refusal
 
 
 @acting
@@ -39,12 +41,12 @@ def submit_action(
             if by_kind is not None:
                 action = by_kind.get(game.kind)
             if action is None:
-                raise GameError("That is not an action.")
+                raise GameError(gettext("That is not an action."))
             seat = seat_of(game, user)
             if seat is None:
                 if former_seat_of(game, user) is not None:
-                    raise Forbidden("You left this game: a bot plays your seat now.")
-                raise NotFound("There is no such game.")
+                    raise Forbidden(gettext("You left this game: a bot plays your seat now."))
+                raise NotFound(gettext("There is no such game."))
             eng = engines.engine(game.kind)
             _check_version(game, version, eng)
             return _apply(game, seat, action, Move.Kind.ACTION, eng, game.table, seen=seen)
@@ -55,13 +57,19 @@ def submit_action(
 
 def _check_version(game: Game, version: int | None, eng: engines.Engine) -> None:
     if game.status != Status.ACTIVE:
-        raise Conflict("This game is over." if game.is_over else "This game has not started yet.")
+        raise Conflict(
+            gettext("This game is over.")
+            if game.is_over
+            else gettext("This game has not started yet.")
+        )
     if version is None:
-        raise GameError("The form is missing the game's version; reload the page.")
+        raise GameError(gettext("The form is missing the game's version; reload the page."))
     # Simultaneous turns (Out of Gears' programs): only a new turn makes a page stale.
     current = game.turn_version if eng.SIMULTANEOUS else game.version
     if version < current or version > game.version:
-        raise Conflict("The game has moved on since this page was loaded; here it is as it is now.")
+        raise Conflict(
+            gettext("The game has moved on since this page was loaded; here it is as it is now.")
+        )
 
 
 def _apply(
@@ -78,19 +86,20 @@ def _apply(
     as read with it under the lock (else they are read here, after the change); `seen`: see
     `submit_action`."""
     if not isinstance(action, dict):
-        raise GameError("That is not an action.")
+        raise GameError(gettext("That is not an action."))
     if eng.needs_resolution(game.state):
-        raise Conflict("Every program is in; the turn is being resolved.")
+        raise Conflict(gettext("Every program is in; the turn is being resolved."))
     if not eng.SIMULTANEOUS:
         to_act = eng.to_act(game.state)
         if seat.seat_id not in to_act:
             turn_seat = next(iter(to_act), None)
             names = seat_names(seats or game.seats.select_related("user", "replaced_user"))
-            raise Conflict(f"It is {names.get(turn_seat, 'another player')}'s turn.")
+            name = names.get(turn_seat) or gettext("another player")
+            raise Conflict(gettext("It is %(name)s's turn.") % {"name": name})
     try:
         state = eng.apply(game.state, seat.seat_id, action)
     except IllegalMove as exc:
-        raise GameError(exc.message) from None
+        raise GameError(refusal(exc)) from None
     _changed(game, eng, state, seat=seat, kind=kind, action=action, seats=seats, seen=seen)
     return game
 

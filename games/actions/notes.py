@@ -7,6 +7,8 @@ stream or e-mail learns of it (docs/notes.md)."""
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
+
 from games.errors import GameError
 from games.models import Game, GameNote
 from games.reads.notes import NOTE_MAX
@@ -17,11 +19,14 @@ def clean_note(raw: str) -> str:
     textarea counts them (one character each), at most NOTE_MAX characters, no NUL."""
     text = raw.replace("\r\n", "\n").replace("\r", "\n")
     if "\x00" in text:
-        raise GameError("A note cannot contain a NUL character.")
+        raise GameError(gettext("A note cannot contain a NUL character."))
     if len(text) > NOTE_MAX:
         raise GameError(
-            f"A note holds at most {NOTE_MAX:,} characters; this one has {len(text):,}. "
-            "Shorten it and save again."
+            gettext(
+                "A note holds at most %(most)s characters; this one has %(count)s. "
+                "Shorten it and save again."
+            )
+            % {"most": f"{NOTE_MAX:,}", "count": f"{len(text):,}"}
         )
     return text
 

@@ -13,6 +13,7 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext, ngettext
 
 from accounts.models import EmailSuppression, User
 from games import effects, engines
@@ -56,23 +57,32 @@ class NewGame:
 @acting
 def create_game(creator: User, spec: NewGame) -> Game:
     if spec.kind not in engines.ENGINES:
-        raise GameError("Choose Geared or Out of Gears.")
+        raise GameError(gettext("Choose Geared or Out of Gears."))
     options = game_kind(spec.kind).options(spec)  # the game's own settings, checked
     low, high = engines.engine(spec.kind).seat_range(options)
     if not low <= spec.seat_count <= high:
-        raise GameError(f"This game is for {low} to {high} players.")
+        raise GameError(
+            gettext("This game is for %(low)s to %(high)s players.") % {"low": low, "high": high}
+        )
     if len(spec.bots) >= spec.seat_count:
-        raise GameError("Leave at least one seat for a person: yours.")
+        raise GameError(gettext("Leave at least one seat for a person: yours."))
     if any(b not in BotKind.values for b in spec.bots):
-        raise GameError("Unknown bot.")
+        raise GameError(gettext("Unknown bot."))
     if spec.turn_seconds not in {seconds for seconds, _label in TURN_TIMES}:
-        raise GameError("Choose a time per turn from the list.")
+        raise GameError(gettext("Choose a time per turn from the list."))
     with transaction.atomic():
         _lock_user(creator)  # two quick clicks must not both pass the limit below
         limit = settings.GEARTABLE_OPEN_TABLES_PER_USER
         if Game.objects.filter(creator=creator, status=Status.OPEN).count() >= limit:
             raise Conflict(
-                f"You already have {limit} tables waiting for players: start or leave one first."
+                ngettext(
+                    "You already have %(count)s table waiting for players: start or leave it "
+                    "first.",
+                    "You already have %(count)s tables waiting for players: start or leave one "
+                    "first.",
+                    limit,
+                )
+                % {"count": limit}
             )
         game = Game.objects.create(
             kind=spec.kind,
@@ -107,11 +117,11 @@ def join_game(user: User, game_id: int, *, robots=(), token: str | None = None) 
             return game  # joining twice (a double click) is harmless
         invited = game.invitations.filter(user=user, accepted__isnull=True).exists()
         if not (game.public or invited or access.GameTies(game, user, token).link):
-            raise NotFound("There is no such game.")
+            raise NotFound(gettext("There is no such game."))
         if game.status != Status.OPEN:
-            raise Conflict("This game has already started.")
+            raise Conflict(gettext("This game has already started."))
         if len(seats) >= game.seat_count:
-            raise Conflict("This game is full.")
+            raise Conflict(gettext("This game is full."))
         taken = {r for s in seats for r in s.robots}
         Seat.objects.create(game=game, user=user, robots=_check_robots(game, robots, taken))
         game.invitations.filter(user=user, accepted__isnull=True).update(accepted=timezone.now())
@@ -125,9 +135,9 @@ def join_game(user: User, game_id: int, *, robots=(), token: str | None = None) 
 @acting
 def leave_game(user: User, game_id: int) -> None:
     with transaction.atomic():
-        game, seat = _locked_with_seat(user, game_id, "You are not in this game.")
+        game, seat = _locked_with_seat(user, game_id, gettext("You are not in this game."))
         if game.status != Status.OPEN:
-            raise Conflict("The game has started: resign instead.")
+            raise Conflict(gettext("The game has started: resign instead."))
         if game.creator_id == user.pk:
             # The creator leaving closes the table: nobody else can start it.
             game.status = Status.ABORTED
@@ -147,30 +157,32 @@ def invite(inviter: User, game_id: int, who: str) -> Invitation:
     whether a player owns the address."""
     who = who.strip()
     if not who:
-        raise GameError("Type a username or an e-mail address.")
+        raise GameError(gettext("Type a username or an e-mail address."))
     with transaction.atomic():
         game = locked_game(game_id)
         if seat_of(game, inviter) is None:
-            raise NotFound("There is no such game.")
+            raise NotFound(gettext("There is no such game."))
         if game.status != Status.OPEN:
-            raise Conflict("This game has already started.")
+            raise Conflict(gettext("This game has already started."))
         user = None if _is_address(who) else User.objects.filter(username__iexact=who).first()
         if user is None and "@" in who:
             if game.invitations.filter(accepted__isnull=True, email__iexact=who).exists():
-                raise Conflict("That player is already invited.")
+                raise Conflict(gettext("That player is already invited."))
             _check_email_invitation(inviter, who)
             invitation = _new_invitation(game, inviter, email=who, via=Invitation.Via.EMAIL)
             _touch(game)  # the table's players see who is invited (open pages redraw)
             return invitation
         if user is None:
-            raise GameError(f"There is no player called “{who}”.")
+            raise GameError(gettext("There is no player called “%(name)s”.") % {"name": who})
         if seat_of(game, user) is not None:
-            raise Conflict(f"{user.name} is already in this game.")
+            raise Conflict(gettext("%(name)s is already in this game.") % {"name": user.name})
         waiting = game.invitations.filter(accepted__isnull=True, user=user)
         if waiting.filter(declined__isnull=False).exists():
-            raise Conflict(f"{user.name} has declined this table’s invitation.")
+            raise Conflict(
+                gettext("%(name)s has declined this table’s invitation.") % {"name": user.name}
+            )
         if waiting.exists():
-            raise Conflict("That player is already invited.")
+            raise Conflict(gettext("That player is already invited."))
         _check_player_invitation(inviter, user, who)
         invitation = _new_invitation(game, inviter, user=user, via=Invitation.Via.USERNAME)
         _touch(game)  # the table's players see who is invited (open pages redraw)
@@ -230,13 +242,22 @@ def _check_player_invitation(inviter: User, user: User, typed: str) -> None:
     limit = settings.GEARTABLE_PLAYER_INVITATIONS_PER_DAY
     if _sent_today(inviter, Invitation.Via.USERNAME).count() >= limit:
         raise GameError(
-            f"You have invited {limit} players by username in the last 24 hours, the most "
-            "allowed. Share the table's link instead.",
+            ngettext(
+                "You have invited %(count)s player by username in the last 24 hours, the most "
+                "allowed. Share the table's link instead.",
+                "You have invited %(count)s players by username in the last 24 hours, the most "
+                "allowed. Share the table's link instead.",
+                limit,
+            )
+            % {"count": limit},
             status=429,
         )
     if invitations.refuses(user, inviter):
         # The name as typed, and nothing of the player the inviter could not see anyway.
-        raise Forbidden(f"{typed} takes invitations only from players they have played with.")
+        raise Forbidden(
+            gettext("%(name)s takes invitations only from players they have played with.")
+            % {"name": typed}
+        )
 
 
 def _check_email_invitation(inviter: User, address: str) -> None:
@@ -244,22 +265,28 @@ def _check_email_invitation(inviter: User, address: str) -> None:
     try:
         validate_email(address)
     except ValidationError:
-        raise GameError("That is not a valid e-mail address.") from None
+        raise GameError(gettext("That is not a valid e-mail address.")) from None
     if EmailSuppression.covers(address):
-        raise Forbidden("That address has asked Geartable not to send it invitations.")
+        raise Forbidden(gettext("That address has asked Geartable not to send it invitations."))
     waiting = Invitation.objects.filter(
         email__iexact=address, accepted__isnull=True, game__status=Status.OPEN
     )
     if waiting.exists():
-        raise Conflict("That address already has an invitation waiting; one at a time.")
+        raise Conflict(gettext("That address already has an invitation waiting; one at a time."))
     _lock_user(inviter)
     limit = settings.GEARTABLE_EMAIL_INVITATIONS_PER_DAY
     # Counted by how they were made: an e-mail invitation accepted (its row then names the
     # player who took it) still counts.
     if _sent_today(inviter, Invitation.Via.EMAIL).count() >= limit:
         raise GameError(
-            f"You have sent {limit} e-mail invitations in the last 24 hours, the most allowed. "
-            "Invite players by username, or share the table's link.",
+            ngettext(
+                "You have sent %(count)s e-mail invitation in the last 24 hours, the most "
+                "allowed. Invite players by username, or share the table's link.",
+                "You have sent %(count)s e-mail invitations in the last 24 hours, the most "
+                "allowed. Invite players by username, or share the table's link.",
+                limit,
+            )
+            % {"count": limit},
             status=429,
         )
 
@@ -282,11 +309,11 @@ def invitation_to_decline(user: User, game_id: int, token: str = "") -> Invitati
     open table, or the one of the e-mail link they followed (`token`, email_invitation_for).
     A stranger's answer is a missing game's, whether the game exists or not."""
     if Seat.objects.filter(game_id=game_id, user=user).exists():
-        raise Conflict("You have joined this table: leave it instead.")
+        raise Conflict(gettext("You have joined this table: leave it instead."))
     if token:
         invitation = email_invitation_for(user, token)
         if invitation.game_id != game_id or invitation.accepted is not None:
-            raise NotFound("There is no such game.")
+            raise NotFound(gettext("There is no such game."))
     else:
         invitation = (
             Invitation.objects.filter(game_id=game_id, user=user, accepted__isnull=True)
@@ -295,9 +322,9 @@ def invitation_to_decline(user: User, game_id: int, token: str = "") -> Invitati
             .first()
         )
         if invitation is None:
-            raise NotFound("There is no such game.")
+            raise NotFound(gettext("There is no such game."))
     if invitation.game.status != Status.OPEN:
-        raise Conflict("This table is no longer waiting for players.")
+        raise Conflict(gettext("This table is no longer waiting for players."))
     return invitation
 
 
@@ -329,7 +356,7 @@ def start_game(user: User, game_id: int) -> Game:
     with transaction.atomic():
         game = _readable_locked(user, game_id)
         if game.creator_id != user.pk:
-            raise Forbidden("Only the player who created the game can start it.")
+            raise Forbidden(gettext("Only the player who created the game can start it."))
         return _start(game, user)
 
 
@@ -343,10 +370,12 @@ def table_rng() -> random.Random:
 def _start(game: Game, user: User) -> Game:
     """Start the locked, open game; `user` is the player whose click started it."""
     if game.status != Status.OPEN:
-        raise Conflict("This game has already started.")
+        raise Conflict(gettext("This game has already started."))
     seats = list(game.seats.select_related("user", "replaced_user"))
     if len(seats) != game.seat_count:
-        raise Conflict(f"Wait until all {game.seat_count} seats are filled.")
+        raise Conflict(
+            gettext("Wait until all %(count)s seats are filled.") % {"count": game.seat_count}
+        )
     rng = table_rng()
     rng.shuffle(seats)  # seat order at random; the engine picks the first player (G4)
     for position, seat in enumerate(seats, start=1):
@@ -398,9 +427,9 @@ def rematch(user: User, game_id: int) -> Game:
         seats = list(old.seats.select_related("user"))
         mine = next((s for s in seats if s.user_id == user.pk), None)
         if mine is None:
-            raise NotFound("There is no such game.")
+            raise NotFound(gettext("There is no such game."))
         if old.status != Status.FINISHED:
-            raise Conflict("A rematch follows a finished game.")
+            raise Conflict(gettext("A rematch follows a finished game."))
         offered = rematch_of(old)
         if offered is not None:
             old.shown_changed()  # the end screen's offer, now accepted by one more
@@ -435,7 +464,12 @@ def _check_rematch_offer(user: User) -> None:
     offers = _sent_today(user, Invitation.Via.REMATCH).values("game").distinct().count()
     if offers >= limit:
         raise GameError(
-            f"You have offered {limit} rematches in the last 24 hours, the most allowed.",
+            ngettext(
+                "You have offered %(count)s rematch in the last 24 hours, the most allowed.",
+                "You have offered %(count)s rematches in the last 24 hours, the most allowed.",
+                limit,
+            )
+            % {"count": limit},
             status=429,
         )
 
@@ -444,7 +478,7 @@ def _accept_rematch(user: User, game: Game, robots) -> Game:
     if game.status != Status.OPEN:
         return game  # it has started (or ended) already: the player goes to it
     if not game.invitations.filter(user=user).exists() and game.creator_id != user.pk:
-        raise NotFound("There is no such game.")
+        raise NotFound(gettext("There is no such game."))
     taken = {r for s in game.seats.exclude(user=user) for r in s.robots}
     # The one way to take a seat: the last one taken starts the rematch (join_game).
     return join_game(user, game.pk, robots=[] if set(robots) & taken else robots)

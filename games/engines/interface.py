@@ -14,12 +14,49 @@ from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
 
-class IllegalMove(ValueError):
-    """A move or an option the rules refuse; `message` is a sentence for a person."""
+def gettext_noop(message: str) -> str:
+    """The identity: marks `message` as a message id for the catalogs (xgettext knows the name).
+    The engines write no language: the edge translates a refusal's message id and fills in its
+    parameters (docs/i18n.md)."""
+    return message
 
-    def __init__(self, message: str) -> None:
+
+class Term:
+    """One of a game's own words inside a refusal's parameters (a card, a part, a robot): what
+    it is (`what`) and which one (`value`), for the edge to name in the reader's language;
+    str() is its English name, so the English sentence reads as before."""
+
+    __slots__ = ("english", "value", "what")
+
+    def __init__(self, what: str, value: object, english: str) -> None:
+        self.what = what
+        self.value = value
+        self.english = english
+
+    def __str__(self) -> str:
+        return self.english
+
+    def __repr__(self) -> str:
+        return f"Term({self.what!r}, {self.value!r}, {self.english!r})"
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Term) and (self.what, self.value) == (other.what, other.value)
+
+    def __hash__(self) -> int:
+        return hash((self.what, self.value))
+
+
+class IllegalMove(ValueError):
+    """A move or an option the rules refuse. `msgid` is its sentence as a message id with
+    `%(name)s` placeholders (marked with gettext_noop), `params` their values (numbers, text,
+    or a Term the edge names); `message` (and str()) is the English sentence, filled in."""
+
+    def __init__(self, msgid: str, /, **params: object) -> None:
+        message = msgid % params if params else msgid
         super().__init__(message)
         self.message = message
+        self.msgid = msgid
+        self.params = params
 
 
 @runtime_checkable

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+from django.utils.translation import gettext
+
 from games.engines.geared import engine
 from games.errors import GameError
 from games.models import Game, Seat
@@ -14,9 +16,9 @@ TARGETS = (300, 500, 1000, 1500, 2000)
 
 def options(spec) -> dict:
     if spec.advanced:
-        raise GameError("Only Out of Gears has an advanced mode.")
+        raise GameError(gettext("Only Out of Gears has an advanced mode."))
     if spec.target not in TARGETS:
-        raise GameError("Choose a target score from the list.")
+        raise GameError(gettext("Choose a target score from the list."))
     return {"target": spec.target}
 
 
@@ -27,12 +29,14 @@ def seat_ranges() -> dict[str, list[int]]:
 def form_errors(data: dict) -> dict[str, str]:
     errors = {}
     if data.get("advanced"):
-        errors["advanced"] = "Only Out of Gears has an advanced mode."
+        errors["advanced"] = gettext("Only Out of Gears has an advanced mode.")
     if data.get("robots"):
-        errors["robots"] = "Robots are for Out of Gears; Geared has none."
+        errors["robots"] = gettext("Robots are for Out of Gears; Geared has none.")
     low, high = engine.SEATS
     if "seat_count" in data and not low <= data["seat_count"] <= high:
-        errors["seat_count"] = f"Geared: Build Your Bike is for {low} to {high} players."
+        errors["seat_count"] = gettext(
+            "Geared: Build Your Bike is for %(low)s to %(high)s players."
+        ) % {"low": low, "high": high}
     return errors
 
 

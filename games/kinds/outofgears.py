@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import random
 
+from django.utils.translation import gettext, ngettext
+
 from games.engines.outofgears import engine
 from games.errors import Conflict, GameError
 from games.models import Game, Seat
@@ -22,8 +24,12 @@ def form_errors(data: dict) -> dict[str, str]:
     advanced = bool(data.get("advanced"))
     low, high = engine.seat_range({"advanced": advanced})
     if "seat_count" in data and not low <= data["seat_count"] <= high:
-        name = "Out of Gears in advanced mode" if advanced else "Out of Gears"
-        return {"seat_count": f"{name} is for {low} to {high} players."}
+        message = (
+            gettext("Out of Gears in advanced mode is for %(low)s to %(high)s players.")
+            if advanced
+            else gettext("Out of Gears is for %(low)s to %(high)s players.")
+        )
+        return {"seat_count": message % {"low": low, "high": high}}
     return {}
 
 
@@ -42,11 +48,18 @@ def seat_choice(game: Game, robots, taken: set[int]) -> list[int]:
     robots = list(robots)
     per = robots_per_seat(game)
     if len(robots) != per or len(set(robots)) != len(robots):
-        raise GameError(f"Choose {per} different robot(s), or none.")
+        raise GameError(
+            ngettext(
+                "Choose %(count)s robot, or none.",
+                "Choose %(count)s different robots, or none.",
+                per,
+            )
+            % {"count": per}
+        )
     if any(not isinstance(r, int) or not 1 <= r <= 8 for r in robots):
-        raise GameError("Robots are numbered 1 to 8.")
+        raise GameError(gettext("Robots are numbered 1 to 8."))
     if set(robots) & set(taken):
-        raise Conflict("Another player has already chosen that robot.")
+        raise Conflict(gettext("Another player has already chosen that robot."))
     return robots
 
 

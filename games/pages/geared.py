@@ -3,25 +3,28 @@ its e-mail lines. The selection a player builds up by taps lives in games/pages/
 
 from __future__ import annotations
 
+from django.utils.translation import gettext, gettext_lazy, pgettext_lazy
+
 from games.engines.geared import engine
-from games.engines.geared.text import describe, with_build_numbers
+from games.engines.geared.text import with_build_numbers
 from games.engines.geared.viewing import view_event
 from games.models import Game, Notification
 from games.pages.base import Table
+from games.pages.geared_text import describe
 from games.pages.geared_ui import Selection, board_preview, offer
 from games.reads import links
 
-TURN_NOUN = "turn"
-MISSED = "a bot plays for you"
+TURN_NOUN = pgettext_lazy("what is due", "turn")
+MISSED = gettext_lazy("a bot plays for you")
 # The notes box's hint (templates/games/_notes.html): what a Geared player might jot down.
-NOTES_HINT = "Plans, what was discarded, who holds a Steal…"
+NOTES_HINT = gettext_lazy("Plans, what was discarded, who holds a Steal…")
 
 
 # --- the lobby ---------------------------------------------------------------------------------
 
 
 def table_context(game: Game) -> dict:
-    return {"robot_choices": []}
+    return {"robot_choices": [], "robot_choice_names": {}}
 
 
 # --- the game page -----------------------------------------------------------------------------
@@ -273,7 +276,7 @@ def log_context(game: Game, me: str | None, names: dict, name_links: dict | None
 
 def _turn_player(group: list[dict], names: dict, me: str | None) -> str:
     seat = next((e["seat"] for e in group if e.get("seat")), "")
-    return "You" if seat and seat == me else names.get(seat, "")
+    return gettext("You") if seat and seat == me else names.get(seat, "")
 
 
 def _turn_times(game: Game) -> list:

@@ -14,7 +14,11 @@ import json
 import re
 from dataclasses import dataclass, field
 
-from games.engines.geared.cards import DECK_SIZE, card_dict, card_name
+from django.utils.translation import gettext, gettext_lazy, pgettext, pgettext_lazy
+
+from games.engines.geared.cards import DECK_SIZE, card_dict
+from games.pages.geared_text import YOUR, join, owned
+from games.words import card_name
 
 # A destination token: a build ("b7", or "new"/"new1".."new3"), a part on the table ("p24"),
 # or the two plays that have none ("discard", "pass").
@@ -107,17 +111,27 @@ class Selection:
         return "?" + "&".join(parts) if parts else "?"
 
 
-def _build_label(view: dict, build_id) -> str:
-    if build_id in ("new", "new1", "new2", "new3"):
-        return (
-            "a new build" if build_id in ("new", "new1") else f"another new build ({build_id[-1]})"
-        )
+def _owner_and_number(view: dict, build_id) -> tuple[str | None, int] | None:
+    """(the owner's name, None for mine; the build's number on the table), or None."""
     for seat in view["seats"]:
         for i, build in enumerate(view["players"][seat]["builds"], start=1):
             if build["id"] == build_id:
-                owner = "your" if seat == view["you"] else f"{view['names'][seat]}'s"
-                return f"{owner} build {i}"
-    return f"build {build_id}"
+                return (None if seat == view["you"] else view["names"][seat]), i
+    return None
+
+
+def _build_label(view: dict, build_id) -> str:
+    if build_id in ("new", "new1", "new2", "new3"):
+        if build_id in ("new", "new1"):
+            return gettext("a new build")
+        return gettext("another new build (%(number)s)") % {"number": build_id[-1]}
+    found = _owner_and_number(view, build_id)
+    if found is None:
+        return gettext("build %(number)s") % {"number": build_id}
+    owner, number = found
+    if owner is None:
+        return gettext("your build %(number)s") % {"number": number}
+    return gettext("%(name)s's build %(number)s") % {"name": owner, "number": number}
 
 
 def _where(part_id: int, view: dict) -> str:
@@ -125,22 +139,56 @@ def _where(part_id: int, view: dict) -> str:
         for i, build in enumerate(view["players"][seat]["builds"], start=1):
             for card in build["parts"].values():
                 if card and card["id"] == part_id:
-                    owner = "your" if seat == view["you"] else f"{view['names'][seat]}'s"
-                    return f"{owner} {card_name(part_id, card['level'])} (build {i})"
+                    whose = YOUR if seat == view["you"] else view["names"][seat]
+                    return gettext("%(part)s (build %(number)s)") % {
+                        "part": owned(part_id, card["level"], whose),
+                        "number": i,
+                    }
     return card_name(part_id)
+
+
+# Where a part goes, in a sentence: 'on your build 2', 'into Anna's build 1'.
+_ONTO = {
+    "on": (
+        gettext_lazy("on your build %(number)s"),
+        gettext_lazy("on %(name)s's build %(number)s"),
+    ),
+    "to": (
+        gettext_lazy("to your build %(number)s"),
+        gettext_lazy("to %(name)s's build %(number)s"),
+    ),
+    "into": (
+        gettext_lazy("into your build %(number)s"),
+        gettext_lazy("into %(name)s's build %(number)s"),
+    ),
+}
 
 
 def _onto(view: dict, build_id, word: str) -> str:
     """'on your build 2', 'to start a new build': where a part goes, in a sentence."""
     if build_id in ("new", "new1"):
-        return "to start a new build"
-    if build_id in ("new2", "new3"):
-        return f"to start {'a second' if build_id == 'new2' else 'a third'} new build"
-    return f"{word} {_build_label(view, build_id)}"
+        return gettext("to start a new build")
+    if build_id == "new2":
+        return gettext("to start a second new build")
+    if build_id == "new3":
+        return gettext("to start a third new build")
+    found = _owner_and_number(view, build_id)
+    if found is None:
+        return f"{word} {_build_label(view, build_id)}"
+    owner, number = found
+    mine, theirs = _ONTO[word]
+    if owner is None:
+        return str(mine) % {"number": number}
+    return str(theirs) % {"name": owner, "number": number}
+
+
+def _as_level(level) -> str:
+    """' as Level 3' (a wild's declared level, after a destination), or nothing."""
+    return gettext(" as Level %(level)s") % {"level": level} if level else ""
 
 
 def _and(items: list[str]) -> str:
-    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+    return join(items)
 
 
 def sentence(view: dict, action: dict) -> str:
@@ -151,23 +199,37 @@ def sentence(view: dict, action: dict) -> str:
         groups: dict = {}
         for card, build in zip(action["cards"], action["builds"], strict=True):
             groups.setdefault(build, []).append(card_name(card, level))
-        parts = [f"{_and(names)} {_onto(view, b, 'on')}" for b, names in groups.items()]
-        return f"Play {_and(parts)}."
+        parts = [
+            gettext("%(cards)s %(where)s") % {"cards": _and(names), "where": _onto(view, b, "on")}
+            for b, names in groups.items()
+        ]
+        return gettext("Play %(parts)s.") % {"parts": _and(parts)}
     if kind == "rearrange":
-        as_level = f" as Level {level}" if level else ""
-        return f"Move {_where(action['card'], view)} {_onto(view, action['to'], 'to')}{as_level}."
+        return gettext("Move %(part)s %(where)s%(as_level)s.") % {
+            "part": _where(action["card"], view),
+            "where": _onto(view, action["to"], "to"),
+            "as_level": _as_level(level),
+        }
     if kind == "remove":
-        return f"Play Remove on {_where(action['target'], view)}: it goes to the discard pile."
+        return gettext("Play Remove on %(part)s: it goes to the discard pile.") % {
+            "part": _where(action["target"], view)
+        }
     if kind == "steal":
-        as_level = f" as Level {level}" if level else ""
-        where = _onto(view, action["to"], "into")
-        return f"Play Steal: take {_where(action['target'], view)} and put it {where}{as_level}."
+        return gettext("Play Steal: take %(part)s and put it %(where)s%(as_level)s.") % {
+            "part": _where(action["target"], view),
+            "where": _onto(view, action["to"], "into"),
+            "as_level": _as_level(level),
+        }
     if kind == "swap":
-        mine, theirs = _where(action["mine"], view), _where(action["theirs"], view)
-        return f"Play Swap: exchange {mine} for {theirs}."
+        return gettext("Play Swap: exchange %(mine)s for %(theirs)s.") % {
+            "mine": _where(action["mine"], view),
+            "theirs": _where(action["theirs"], view),
+        }
     if kind == "discard":
-        return f"Discard {card_name(action['card'])} and draw one card (no play is possible, G8)."
-    return "Pass: your hand is empty, so you draw nothing (G8)."
+        return gettext("Discard %(card)s and draw one card (no play is possible, G8).") % {
+            "card": card_name(action["card"])
+        }
+    return gettext("Pass: your hand is empty, so you draw nothing (G8).")
 
 
 def board_preview(view: dict, action: dict) -> dict:
@@ -221,8 +283,12 @@ def _card_on_table(view: dict, part_id: int) -> dict:
     return card_dict(part_id)
 
 
-CONFIRM_LABELS = {"rearrange": "Move", "discard": "Discard", "pass": "Pass"}
-REFUSED = "That move is not possible now: choose again."
+CONFIRM_LABELS = {
+    "rearrange": pgettext_lazy("button", "Move"),
+    "discard": pgettext_lazy("button", "Discard"),
+    "pass": pgettext_lazy("button", "Pass"),
+}
+REFUSED = gettext_lazy("That move is not possible now: choose again.")
 
 
 def offer(view: dict, legal: list[dict], sel: Selection) -> dict:
@@ -243,11 +309,15 @@ def offer(view: dict, legal: list[dict], sel: Selection) -> dict:
         if destination(c.action) == sel.to and c.action.get("level") == sel.level
     ]
     if not chosen:
-        out["refused"] = REFUSED if legal else "That move is not possible now: it is not your turn."
+        out["refused"] = (
+            str(REFUSED)
+            if legal
+            else gettext("That move is not possible now: it is not your turn.")
+        )
         return out
     out["preview"] = chosen[0]
     out["sentence"] = sentence(view, chosen[0].action)
-    out["confirm"] = CONFIRM_LABELS.get(chosen[0].action["type"], "Play")
+    out["confirm"] = str(CONFIRM_LABELS.get(chosen[0].action["type"]) or pgettext("button", "Play"))
     return out
 
 
@@ -287,12 +357,10 @@ def _offer(view: dict, legal: list[dict], sel: Selection) -> dict:
 def _offer_move(out: dict, view: dict, legal: list[dict], sel: Selection) -> None:
     """A part of my builds chosen (a rearrangement, G13): where it may go."""
     options = [a for a in legal if a["type"] == "rearrange" and a["card"] == sel.move]
-    out["prompt"] = f"Move {_where(sel.move, view)} to:"
+    out["prompt"] = gettext("Move %(part)s to:") % {"part": _where(sel.move, view)}
     for a in options:
-        level = f" as Level {a['level']}" if "level" in a else ""
-        out["choices"].append(
-            Choice(f"{_build_label(view, a['to'])}{level}", a, build=a["to"], level=a.get("level"))
-        )
+        label = _build_label(view, a["to"]) + _as_level(a.get("level"))
+        out["choices"].append(Choice(label, a, build=a["to"], level=a.get("level")))
 
 
 def _offer_action_card(out: dict, view: dict, legal: list[dict], sel: Selection) -> None:
@@ -302,32 +370,35 @@ def _offer_action_card(out: dict, view: dict, legal: list[dict], sel: Selection)
         return
     kind = acts[0]["type"]
     if kind == "discard":
-        out["prompt"] = "No play is possible: discard this card and draw one (G8)."
-        out["choices"] = [Choice(f"Discard {card_name(sel.card)}", acts[0])]
+        out["prompt"] = gettext("No play is possible: discard this card and draw one (G8).")
+        out["choices"] = [Choice(_discard(sel.card), acts[0])]
     elif kind == "remove":
-        out["prompt"] = "Remove which part? It goes to the discard pile."
-        out["choices"] = [Choice(f"Remove {_where(a['target'], view)}", a) for a in acts]
+        out["prompt"] = gettext("Remove which part? It goes to the discard pile.")
+        out["choices"] = [
+            Choice(gettext("Remove %(part)s") % {"part": _where(a["target"], view)}, a)
+            for a in acts
+        ]
         out["table_tappable"] = {a["target"] for a in acts}
     elif kind == "steal" and sel.target is None:
-        out["prompt"] = "Steal which part?"
+        out["prompt"] = gettext("Steal which part?")
         out["targets"] = sorted({a["target"] for a in acts})
         out["target_links"] = [
             (t, _where(t, view), sel.query(target=t, to=[], level=None)) for t in out["targets"]
         ]
     elif kind == "steal":
-        out["prompt"] = f"Put {_where(sel.target, view)} into:"
+        out["prompt"] = gettext("Put %(part)s into:") % {"part": _where(sel.target, view)}
         for a in acts:
             if a["target"] == sel.target:
-                level = f" as Level {a['level']}" if "level" in a else ""
-                out["choices"].append(Choice(f"{_build_label(view, a['to'])}{level}", a))
+                label = _build_label(view, a["to"]) + _as_level(a.get("level"))
+                out["choices"].append(Choice(label, a))
     elif kind == "swap" and sel.target is None:
-        out["prompt"] = "Swap which of your parts?"
+        out["prompt"] = gettext("Swap which of your parts?")
         mine = sorted({a["mine"] for a in acts})
         out["target_links"] = [
             (m, _where(m, view), sel.query(target=m, to=[], level=None)) for m in mine
         ]
     elif kind == "swap":
-        out["prompt"] = f"Swap {_where(sel.target, view)} for:"
+        out["prompt"] = gettext("Swap %(part)s for:") % {"part": _where(sel.target, view)}
         for a in acts:
             if a["mine"] == sel.target:
                 out["choices"].append(Choice(_where(a["theirs"], view), a))
@@ -339,8 +410,8 @@ def _offer_play(out: dict, view: dict, legal: list, plays: list, sel: Selection)
     picked = sorted(sel.pick)
     if only_discard:
         acts = [a for a in legal if a["type"] == "discard" and a["card"] == picked[0]]
-        out["prompt"] = "No play is possible: discard a card and draw one (G8)."
-        out["choices"] = [Choice(f"Discard {card_name(a['card'])}", a) for a in acts]
+        out["prompt"] = gettext("No play is possible: discard a card and draw one (G8).")
+        out["choices"] = [Choice(_discard(a["card"]), a) for a in acts]
         return
     options = [a for a in plays if sorted(a["cards"]) == picked]
     out["extend"] = {
@@ -350,11 +421,15 @@ def _offer_play(out: dict, view: dict, legal: list, plays: list, sel: Selection)
         for c in a["cards"]
     } - set(picked)
     names = ", ".join(card_name(c) for c in picked)
-    out["prompt"] = f"Play {names}:" if options else f"{names}: pick more cards of this level."
+    out["prompt"] = (
+        gettext("Play %(cards)s:") % {"cards": names}
+        if options
+        else gettext("%(cards)s: pick more cards of this level.") % {"cards": names}
+    )
     for a in options:
         level = a.get("level")
         if len(a["cards"]) == 1:
-            label = _build_label(view, a["builds"][0]) + (f" as Level {level}" if level else "")
+            label = _build_label(view, a["builds"][0]) + _as_level(level)
             out["choices"].append(Choice(label, a, build=a["builds"][0], level=level))
         else:
             parts = [
@@ -369,11 +444,18 @@ def _offer_start(out: dict) -> None:
     only_discard = out["only_discard"]
     if only_discard:
         out["prompt"] = (
-            "No play is possible: tap a card to discard it and draw one (G8)."
+            gettext("No play is possible: tap a card to discard it and draw one (G8).")
             if not out["pass"]
-            else "Your hand is empty: pass (G8)."
+            else gettext("Your hand is empty: pass (G8).")
         )
     else:
-        out["prompt"] = "Your turn: tap a card in your hand, or a part of your builds to move it."
+        out["prompt"] = gettext(
+            "Your turn: tap a card in your hand, or a part of your builds to move it."
+        )
     if out["pass"]:
-        out["choices"] = [Choice("Pass (your hand is empty)", out["pass"])]
+        out["choices"] = [Choice(gettext("Pass (your hand is empty)"), out["pass"])]
+
+
+def _discard(card: int) -> str:
+    """A discard's button: "Discard Level 2 Frame"."""
+    return gettext("Discard %(card)s") % {"card": card_name(card)}

@@ -3,18 +3,22 @@ robots, my program, the story of the last turn), its log and its e-mail stories.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext_lazy, pgettext_lazy
+
 from games.engines.outofgears import engine
 from games.engines.outofgears.common import COLOURS
-from games.engines.outofgears.text import describe, robot_names
+from games.engines.outofgears.text import robot_names
 from games.models import Game, Move, Notification
 from games.pages.base import Table
+from games.pages.outofgears_text import describe, program_sentence
 from games.reads import links
+from games.words import action_label, colour_name, robot_name
 
-TURN_NOUN = "program"
-MISSED = "your robot defends"
+TURN_NOUN = pgettext_lazy("what is due", "program")
+MISSED = gettext_lazy("your robot defends")
 # The notes box's hint (templates/games/_notes.html): what an Out of Gears player might jot down.
-NOTES_HINT = "Plans, who attacks whom, which junkyard is running dry…"
-ACTION_LABELS = {"harvest": "Harvest", "attack": "Attack", "trap": "Trap"}
+NOTES_HINT = gettext_lazy("Plans, who attacks whom, which junkyard is running dry…")
+ACTIONS = ("harvest", "attack", "trap")  # the program cards, in the form's order
 
 
 # --- the lobby and the seats -------------------------------------------------------------------
@@ -22,17 +26,14 @@ ACTION_LABELS = {"harvest": "Harvest", "attack": "Attack", "trap": "Trap"}
 
 def table_context(game: Game) -> dict:
     taken = {r for s in game.table for r in s.robots}
-    return {"robot_choices": [(n, COLOURS[n]) for n in range(1, 9) if n not in taken]}
+    return {
+        "robot_choices": [(n, COLOURS[n]) for n in range(1, 9) if n not in taken],
+        # The colours by name in the reader's language (robot_choices keeps them as classes).
+        "robot_choice_names": {n: colour_name(COLOURS[n]) for n in range(1, 9)},
+    }
 
 
 # --- the game page -----------------------------------------------------------------------------
-
-
-def program_sentence(entry: dict) -> str:
-    action, number, robot = entry["action"], entry["number"], entry["robot"]
-    if action == "attack":
-        return "Defend" if number == robot else f"Attack {COLOURS[number].capitalize()}"
-    return f"{ACTION_LABELS[action]} junkyard {number}"
 
 
 def _picked(action: object) -> dict[int, dict]:
@@ -83,6 +84,7 @@ def context(table: Table) -> dict:
             {
                 "number": int(key),
                 **r,
+                "name": robot_name(int(key)),
                 "player": players[key],
                 "submitted": view["submitted"].get(r["seat"], False),
                 "mine": int(key) in view["my_robots"],
@@ -145,13 +147,13 @@ def _program_form(view: dict, legal: list[dict], refused: dict) -> list[dict]:
     return [
         {
             "robot": r,
-            "name": COLOURS[r].capitalize(),
+            "name": robot_name(r),
             "colour": COLOURS[r],
-            "actions": [
-                (a, ACTION_LABELS[a])
-                for a in sorted(opts["actions"], key=list(ACTION_LABELS).index)
-            ],
+            "actions": [(a, action_label(a)) for a in sorted(opts["actions"], key=ACTIONS.index)],
             "numbers": [(n, COLOURS[n]) for n in sorted(opts["numbers"])],
+            # Each number card's colour by name in the reader's language (`numbers` keeps the
+            # colour as the card's class).
+            "number_names": {n: colour_name(COLOURS[n]) for n in opts["numbers"]},
             "current": current.get(r),
         }
         for r, opts in sorted(options.items())
@@ -203,8 +205,7 @@ def log_context(game: Game, me: str | None, names: dict, name_links: dict | None
             "turn": story["turn"],
             "time": time,
             "programs": [
-                f"{COLOURS[p['robot']].capitalize()}: {program_sentence(p)}"
-                for p in story["revealed"]
+                f"{robot_name(p['robot'])}: {program_sentence(p)}" for p in story["revealed"]
             ],
             "lines": [finish(describe(e, robots)) for e in story["events"]],
         }

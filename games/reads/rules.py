@@ -9,23 +9,30 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import markdown
+from django.utils import translation
+from django.utils.functional import lazy
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.text import slugify
+from django.utils.translation import get_language, gettext, gettext_noop, pgettext_lazy
 
 from games.engines.geared import builds as geared_builds
 from games.engines.geared import cards as geared_cards
 from games.engines.outofgears.common import COLOURS
 from games.engines.outofgears.scoring import robot_points
+from games.words import colour_name
 
 RULES_DIR = Path(__file__).resolve().parent.parent / "rules"
-GAMES = {"geared": "Geared: Build Your Bike", "outofgears": "Out of Gears"}
+GAMES = {
+    "geared": pgettext_lazy("rules title", "Geared: Build Your Bike"),
+    "outofgears": pgettext_lazy("rules title", "Out of Gears"),
+}
 _RULE_ID = re.compile(r"<li>(\s*(?:<p>)?)<strong>([GO]\d+) ")
 _LIST_AFTER_PARAGRAPH = re.compile(r"(\n(?!- |  |#)[^\n]+)\n(- )")
 
 # What players read first, instead of the text's own opening (which says where it comes from
 # and how code and tests cite it).
-INTRO = (
-    "Every rule has a number ({example}) so that the game can point you to it. Where the "
+INTRO = gettext_noop(
+    "Every rule has a number (%(example)s) so that the game can point you to it. Where the "
     "publisher's rulebook is silent or unclear, Geartable had to decide; those rules are marked "
     "**ruling**."
 )
@@ -79,12 +86,29 @@ FOR_PLAYERS = {
 }
 
 
-def players_text(game: str) -> str:
+def rules_language(language: str | None = None) -> str:
+    """The language the rules are read in: `language` (else the active one) when the rules are
+    written in it (games/rules/<language>/), else English, the text the code cites."""
+    code = (language or get_language() or "en").split("-")[0].lower()
+    return code if code != "en" and (RULES_DIR / code).is_dir() else "en"
+
+
+def rules_file(game: str, language: str | None = None) -> Path:
+    """games/rules/<game>.md, or its translation games/rules/<language>/<game>.md (the same
+    rule ids, written for players: the engineers' passages are already left out)."""
+    lang = rules_language(language)
+    translated = RULES_DIR / lang / f"{game}.md"
+    return translated if lang != "en" and translated.is_file() else RULES_DIR / f"{game}.md"
+
+
+def players_text(game: str, language: str | None = None) -> str:
     """The rules as players read them: our opening, then every section of the text (from its
-    first heading on), with the engineers' passages rewritten (FOR_PLAYERS)."""
-    text = (RULES_DIR / f"{game}.md").read_text(encoding="utf-8")
+    first heading on), with the engineers' passages rewritten (FOR_PLAYERS), in `language`
+    (else the active one) when the rules are written in it."""
+    path = rules_file(game, language)
+    text = path.read_text(encoding="utf-8")
     text = text[text.index("\n## ") + 1 :]
-    for old, new in FOR_PLAYERS[game]:
+    for old, new in FOR_PLAYERS[game] if path.parent == RULES_DIR else ():
         if old not in text:
             raise ValueError(f"games/rules/{game}.md no longer says {old!r}: update FOR_PLAYERS")
         text = text.replace(old, new)
@@ -93,12 +117,18 @@ def players_text(game: str) -> str:
     text = _LIST_AFTER_PARAGRAPH.sub(r"\1\n\n\2", text)
     # and nests a list only by four spaces: G5's (a), (b), (c) are indented by two.
     text = text.replace("\n  - ", "\n    - ")
-    return INTRO.format(example=EXAMPLE[game]) + "\n\n" + text
+    return gettext(INTRO) % {"example": EXAMPLE[game]} + "\n\n" + text
+
+
+def rules_html(game: str, language: str | None = None) -> str:
+    return _rules_html(game, rules_language(language))
 
 
 @functools.cache
-def rules_html(game: str) -> str:
-    html = markdown.markdown(players_text(game), extensions=["sane_lists"])
+def _rules_html(game: str, language: str) -> str:
+    with translation.override(language):  # the opening's words too, whatever is active now
+        text = players_text(game, language)
+    html = markdown.markdown(text, extensions=["sane_lists"])
     # Give each numbered rule an anchor, so pages and errors can link to "#G12".
     return _RULE_ID.sub(lambda m: f'<li id="{m.group(2)}">{m.group(1)}<strong>{m.group(2)} ', html)
 
@@ -120,10 +150,17 @@ _HEADING = re.compile(r"<h2>(.*?)</h2>")
 _ANCHOR = re.compile(r'<li id="([GO]\d+)">')
 
 
+def rules_sections(
+    game: str, language: str | None = None
+) -> tuple[SafeString, tuple[Section, ...]]:
+    """The rules as an opening and its sections, for a page with a table of contents, in
+    `language` (else the active one) when the rules are written in it."""
+    return _rules_sections(game, rules_language(language))
+
+
 @functools.cache
-def rules_sections(game: str) -> tuple[SafeString, tuple[Section, ...]]:
-    """The rules as an opening and its sections, for a page with a table of contents."""
-    opening, *rest = _HEADING.split(rules_html(game))
+def _rules_sections(game: str, language: str) -> tuple[SafeString, tuple[Section, ...]]:
+    opening, *rest = _HEADING.split(_rules_html(game, language))
     sections = []
     for title, html in zip(rest[::2], rest[1::2], strict=True):
         ids = _ANCHOR.findall(html)
@@ -164,7 +201,13 @@ def _action(action: str) -> dict:
 
 
 def _robot(number: int) -> dict:
-    return {"number": number, "colour": COLOURS[number]}
+    """A robot of the pictures: its colour as a class, and by name in the reader's language (a
+    lazy string: the quick start is computed once for every language)."""
+    return {
+        "number": number,
+        "colour": COLOURS[number],
+        "colour_name": lazy(colour_name, str)(COLOURS[number]),
+    }
 
 
 def _points(cards: list[dict]) -> int:

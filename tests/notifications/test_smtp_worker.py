@@ -13,8 +13,8 @@ from django.utils import dateformat, timezone
 
 from games.engines.geared.cards import card_name
 from games.engines.outofgears import engine as oog
-from games.engines.outofgears.text import describe
 from games.models import Notification
+from games.pages.outofgears_text import describe
 from tests.notifications.helpers import (
     end_turn_choice,
     html_part,

@@ -170,7 +170,7 @@ def test_a_players_address_typed_in_counts_against_the_daily_email_cap(alice, bo
     game = table(alice)
     tables.invite(alice, game.pk, "stranger@example.com")
     response, page = invite(client_for(alice), game, "Bob@Example.com")  # bob's address
-    assert "You have sent 1 e-mail invitations in the last 24 hours" in page
+    assert "You have sent 1 e-mail invitation in the last 24 hours" in page
     assert not Invitation.objects.filter(user=bob).exists()
     assert Invitation.objects.count() == 1
 

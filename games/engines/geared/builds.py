@@ -33,6 +33,7 @@ from games.engines.geared.cards import (
     part_value,
     set_value,
 )
+from games.engines.interface import IllegalMove, Term, gettext_noop
 
 Entries = list[tuple[int, int]]
 
@@ -52,33 +53,55 @@ def common_level(entries: Entries) -> int | None:
     return level
 
 
-def placement_error(existing: Entries, incoming: Entries, whose: str = "Your") -> str | None:
-    """Why `incoming` cannot join a build holding `existing` (G9, G12), or None if it can."""
+# "Your build already has a Frame.": one sentence per owner and part type, for the translators.
+_ALREADY = {
+    ("Your", 0): gettext_noop("Your build already has a Frame."),
+    ("Your", 1): gettext_noop("Your build already has Handlebars."),
+    ("Your", 2): gettext_noop("Your build already has a Wheels."),
+    ("Their", 0): gettext_noop("Their build already has a Frame."),
+    ("Their", 1): gettext_noop("Their build already has Handlebars."),
+    ("Their", 2): gettext_noop("Their build already has a Wheels."),
+}
+
+
+def placement_error(
+    existing: Entries, incoming: Entries, whose: str = "Your"
+) -> IllegalMove | None:
+    """Why `incoming` cannot join a build holding `existing` (G9, G12), or None if it can: the
+    refusal (not raised)."""
     present = {PART[c]: c for c, _ in existing}
     for c, _ in incoming:
         t = PART[c]
         if t in present:
             if present[t] in dict(existing):
-                return f"{whose} build already has {_article(PART_NAMES[t])}."
-            return f"Two {PART_NAMES[t]} parts cannot go into the same build."
+                return IllegalMove(_ALREADY[whose, t])
+            return IllegalMove(
+                gettext_noop("Two %(part)s parts cannot go into the same build."),
+                part=Term("part", t, PART_NAMES[t]),
+            )
         present[t] = c
     everything = existing + incoming
     if any(IS_WILD[c] for c, _ in everything) and common_level(everything) is None:
         old_wild = [lv for c, lv in existing if IS_WILD[c]]
         if old_wild:
-            lv = old_wild[0]
-            return f"That build holds a wild at Level {lv}: every part in it must be Level {lv}."
+            return IllegalMove(
+                gettext_noop(
+                    "That build holds a wild at Level %(level)s: every part in it must be "
+                    "Level %(level)s."
+                ),
+                level=old_wild[0],
+            )
         shared = common_level(existing)
         if shared is not None:
-            return f"A wild in this build must be Level {shared}."
+            return IllegalMove(
+                gettext_noop("A wild in this build must be Level %(level)s."), level=shared
+            )
         if existing:
-            return "A wild can only join a build whose parts all share one level."
-        return "A wild's build must have all of its parts at one level."
+            return IllegalMove(
+                gettext_noop("A wild can only join a build whose parts all share one level.")
+            )
+        return IllegalMove(gettext_noop("A wild's build must have all of its parts at one level."))
     return None
-
-
-def _article(name: str) -> str:
-    return f"a {name}" if name != "Handlebars" else "Handlebars"
 
 
 def arrival_level(left: Entries, card: int, level: int) -> int | None:

@@ -27,7 +27,7 @@ from games.engines.geared.cards import (
 from games.engines.geared.legal import checked
 from games.engines.geared.legal import legal_actions as _legal_actions
 from games.engines.geared.viewing import view
-from games.engines.interface import IllegalMove
+from games.engines.interface import IllegalMove, gettext_noop
 
 __all__ = [
     "OPTIONS",
@@ -149,7 +149,7 @@ def needs_resolution(state: dict) -> bool:
 
 
 def resolve(state: dict) -> dict:
-    raise IllegalMove("A Geared turn has no resolution step.")
+    raise IllegalMove(gettext_noop("A Geared turn has no resolution step."))
 
 
 def timeout_actions(

@@ -58,11 +58,10 @@ from games.engines.geared.cards import (
     IS_WILD,
     LEVEL,
     PART,
-    PART_NAMES,
     TYPE_BIT,
     card_name,
 )
-from games.engines.interface import IllegalMove
+from games.engines.interface import IllegalMove, Term, gettext_noop
 
 NEW_LABELS = ("new1", "new2", "new3")
 ALL_LEVELS = (1, 2, 3, 4, 5)
@@ -999,53 +998,66 @@ def checked(state: dict, seat: str, action: dict) -> object:
     """What engine.apply needs to take `action` (each kind's facts, below); IllegalMove with
     the reason when the rules refuse it."""
     if state["over"]:
-        raise IllegalMove("The game is over.")
+        raise IllegalMove(gettext_noop("The game is over."))
     if seat not in state["hands"]:
-        raise IllegalMove(f"{seat!r} is not a seat in this game.")
+        raise IllegalMove(gettext_noop("%(seat)r is not a seat in this game."), seat=seat)
     turn_seat = state["seats"][state["turn"]]
     if seat != turn_seat:
-        raise IllegalMove(f"It is {state['names'][turn_seat]}'s turn.")
+        raise IllegalMove(gettext_noop("It is %(name)s's turn."), name=state["names"][turn_seat])
     if not isinstance(action, dict):
-        raise IllegalMove("An action must be an object with a type.")
+        raise IllegalMove(gettext_noop("An action must be an object with a type."))
     kind = action.get("type")
     check = _CHECKS.get(kind) if isinstance(kind, str) else None
     if check is None:
-        raise IllegalMove(f"Unknown action type {kind!r}.")
+        raise IllegalMove(gettext_noop("Unknown action type %(kind)r."), kind=kind)
     return check(state, seat, action)
 
 
 def _fields(action: dict, required: tuple[str, ...], optional: tuple[str, ...] = ()) -> None:
     for key in required:
         if key not in action:
-            raise IllegalMove(f"This action needs a {key!r}.")
+            raise IllegalMove(gettext_noop("This action needs a %(field)r."), field=key)
     if len(action) == len(required):
         return  # every field is a required one
     extra = set(action) - set(required) - set(optional)
     if extra:
-        raise IllegalMove(f"Unexpected field {sorted(extra)[0]!r} in this action.")
+        raise IllegalMove(
+            gettext_noop("Unexpected field %(field)r in this action."), field=sorted(extra)[0]
+        )
+
+
+# "The card/target/… must be a card id": one sentence per field, for the translators.
+_CARD_ID = {
+    "card": gettext_noop("The card must be a card id from 0 to %(last)s."),
+    "target": gettext_noop("The target must be a card id from 0 to %(last)s."),
+    "part of yours": gettext_noop("The part of yours must be a card id from 0 to %(last)s."),
+    "opponent's part": gettext_noop("The opponent's part must be a card id from 0 to %(last)s."),
+}
 
 
 def _card_id(value: object, what: str = "card") -> int:
     if type(value) is int and 0 <= value < DECK_SIZE:
         return value
     if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value < DECK_SIZE:
-        raise IllegalMove(f"The {what} must be a card id from 0 to {DECK_SIZE - 1}.")
+        raise IllegalMove(_CARD_ID[what], last=DECK_SIZE - 1)
     return value
 
 
 def _level(value: object) -> int:
     if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 5:
-        raise IllegalMove("A wild's level must be a whole number from 1 to 5.")
+        raise IllegalMove(gettext_noop("A wild's level must be a whole number from 1 to 5."))
     return value
 
 
 def _own_build(state: dict, seat: str, build_id: object) -> dict:
     if type(build_id) is not int and (isinstance(build_id, bool) or not isinstance(build_id, int)):
-        raise IllegalMove("A destination must be one of your build ids or a new build.")
+        raise IllegalMove(
+            gettext_noop("A destination must be one of your build ids or a new build.")
+        )
     for b in state["builds"][seat]:
         if b["id"] == build_id:
             return b
-    raise IllegalMove(f"You have no incomplete build {build_id}.")
+    raise IllegalMove(gettext_noop("You have no incomplete build %(build)s."), build=build_id)
 
 
 def _check_placement(wl: list, existing, group: list[int], level: int, whose: str = "Your") -> None:
@@ -1055,7 +1067,7 @@ def _check_placement(wl: list, existing, group: list[int], level: int, whose: st
         i = key * 30 + (PKEY[c] if c < FIRST_WILD else PKEY[c] + 3 * level - 3)  # part_key
         if not FITS[i]:
             entries = [(x, wl[x - FIRST_WILD] if IS_WILD[x] else LEVEL[x]) for x in existing]
-            raise IllegalMove(placement_error(entries, [(x, level) for x in group], whose))
+            raise placement_error(entries, [(x, level) for x in group], whose)
         key = JOINED[i]
 
 
@@ -1073,9 +1085,13 @@ def _action_card(state: dict, seat: str, card: object, kind: int) -> int:
         card = _card_id(card)
     if card not in state["hands"][seat]:
         _card_id(card)
-        raise IllegalMove(f"You do not hold card {card}.")
+        raise IllegalMove(gettext_noop("You do not hold card %(card_id)s."), card_id=card)
     if ACTION[card] != kind:
-        raise IllegalMove(f"Card {card} is not a {ACTION_NAMES[kind]} card.")
+        raise IllegalMove(
+            gettext_noop("Card %(card_id)s is not a %(action)s card."),
+            card_id=card,
+            action=Term("action", kind, ACTION_NAMES[kind]),
+        )
     return card
 
 
@@ -1084,7 +1100,10 @@ def _table_part(state: dict, value: object, what: str) -> tuple[int, str, int, d
     cid = value if type(value) is int and 0 <= value < DECK_SIZE else _card_id(value, what)
     found = _locate(state["builds"], cid)
     if found is None:
-        raise IllegalMove(f"Card {cid} is not a part in an incomplete build on the table.")
+        raise IllegalMove(
+            gettext_noop("Card %(card_id)s is not a part in an incomplete build on the table."),
+            card_id=cid,
+        )
     return cid, *found
 
 
@@ -1132,7 +1151,7 @@ def _destination(state: dict, seat: str, mine: list[dict], dest: object) -> tupl
         _own_build(state, seat, dest)  # the refusal
     if isinstance(dest, str):
         if dest not in NEW_LABELS:
-            raise IllegalMove('A new build is named "new1", "new2" or "new3".')
+            raise IllegalMove(gettext_noop('A new build is named "new1", "new2" or "new3".'))
         return -1, dest
     b = _own_build(state, seat, dest)  # the refusal (or an int of another type)
     return mine.index(b), b["id"]
@@ -1143,40 +1162,44 @@ def _play_level(state: dict, seat: str, a: dict, cards: object, dests: object) -
     (play_levels); returns (that level, whether a wild is played): a wild's level is given, and
     equals the printed parts' level."""
     if type(cards) is not list or not 1 <= len(cards) <= 3:
-        raise IllegalMove("A play is a list of one to three Parts cards.")
+        raise IllegalMove(gettext_noop("A play is a list of one to three Parts cards."))
     if type(dests) is not list or len(dests) != len(cards):
-        raise IllegalMove("A play needs one destination build per card.")
+        raise IllegalMove(gettext_noop("A play needs one destination build per card."))
     for c in cards:
         if type(c) is not int or not 0 <= c < DECK_SIZE:
             _card_id(c)
     if len(cards) > 1 and len(set(cards)) != len(cards):
-        raise IllegalMove("A card can be played only once.")
+        raise IllegalMove(gettext_noop("A card can be played only once."))
     hand = state["hands"][seat]
     wild = False
     for c in cards:
         if c not in hand:
-            raise IllegalMove(f"You do not hold card {c}.")
+            raise IllegalMove(gettext_noop("You do not hold card %(card_id)s."), card_id=c)
         if not IS_PART[c]:
             raise IllegalMove(
-                f"{card_name(c)} is an Action card: play it on its own, not with parts."
+                gettext_noop("%(card)s is an Action card: play it on its own, not with parts."),
+                card=Term("card", (c, None), card_name(c)),
             )
         if IS_WILD[c]:
             wild = True
     levels = _ALONE_LEVELS[cards[0]] if len(cards) == 1 else play_levels(cards)
     if not levels:
-        raise IllegalMove("Parts played together must all be of the same level.")
+        raise IllegalMove(gettext_noop("Parts played together must all be of the same level."))
     if not wild:
         if "level" in a:
-            raise IllegalMove("A level is given only when a wild is played.")
+            raise IllegalMove(gettext_noop("A level is given only when a wild is played."))
         return levels[0], False
     if "level" not in a:
-        raise IllegalMove("Say which level the wild takes.")
+        raise IllegalMove(gettext_noop("Say which level the wild takes."))
     level = a["level"]
     if type(level) is not int or not 0 < level < 6:
         level = _level(level)
     if level not in levels:
         printed = levels[0]
-        raise IllegalMove(f"A wild played with Level {printed} parts takes Level {printed}.")
+        raise IllegalMove(
+            gettext_noop("A wild played with Level %(level)s parts takes Level %(level)s."),
+            level=printed,
+        )
     return level, True
 
 
@@ -1191,7 +1214,7 @@ def _check_remove(state: dict, seat: str, a: dict) -> tuple:
         _fields(a, ("type", "card", "target"))
     card = _action_card(state, seat, a["card"], 0)
     if not any(state["builds"].values()):
-        raise IllegalMove("There is no part on the table to remove.")
+        raise IllegalMove(gettext_noop("There is no part on the table to remove."))
     return card, _table_part(state, a["target"], "target")
 
 
@@ -1206,17 +1229,19 @@ def _check_steal(state: dict, seat: str, a: dict) -> tuple:
     found = _locate(builds, target) if type(target) is int else None
     if found is None or found[0] == seat:  # else an opponent has a part on the table
         if not any(b for o, b in builds.items() if o != seat):
-            raise IllegalMove("No opponent has a part on the table to steal.")
+            raise IllegalMove(gettext_noop("No opponent has a part on the table to steal."))
         target, *found = _table_part(state, target, "target")
     owner, index, source = found
     wild = IS_WILD[target]
     if len(a) != 4 + wild or "to" not in a or (wild and "level" not in a):
         _fields(a, ("type", "card", "target", "to"), ("level",) if wild else ())
     if owner == seat:
-        raise IllegalMove("You cannot steal from yourself: rearrange your own parts instead.")
+        raise IllegalMove(
+            gettext_noop("You cannot steal from yourself: rearrange your own parts instead.")
+        )
     if wild:
         if "level" not in a:
-            raise IllegalMove("Say which level the stolen wild takes.")
+            raise IllegalMove(gettext_noop("Say which level the stolen wild takes."))
         level = _level(a["level"])
     else:
         level = LEVEL[target]
@@ -1242,9 +1267,11 @@ def _swap_levels(wl: list, mine_build: list[int], mine: int, theirs_build: list[
         now = wl[arriving - FIRST_WILD] if IS_WILD[arriving] else LEVEL[arriving]
         level = arrival_level(left, arriving, now)
         if level is None:
-            return (
-                f"The Wild {PART_NAMES[PART[arriving]]} cannot enter a build whose parts "
-                "do not share one level."
+            return IllegalMove(
+                gettext_noop(
+                    "The %(card)s cannot enter a build whose parts do not share one level."
+                ),
+                card=Term("card", (arriving, None), card_name(arriving)),
             )
         if not FITS[entries_key(left) * 30 + part_key(arriving, level)]:
             return placement_error(left, [(arriving, level)], whose)
@@ -1262,13 +1289,13 @@ def _check_swap(state: dict, seat: str, a: dict) -> tuple:
     mine = _table_part(state, a["mine"], "part of yours")
     theirs = _table_part(state, a["theirs"], "opponent's part")
     if mine[1] != seat:
-        raise IllegalMove("The first part of a Swap must be in one of your builds.")
+        raise IllegalMove(gettext_noop("The first part of a Swap must be in one of your builds."))
     if theirs[1] == seat:
-        raise IllegalMove("The second part of a Swap must be in an opponent's build.")
+        raise IllegalMove(gettext_noop("The second part of a Swap must be in an opponent's build."))
     wl = state["wild_levels"]
     levels = _swap_levels(wl, mine[3]["cards"], mine[0], theirs[3]["cards"], theirs[0])
-    if isinstance(levels, str):
-        raise IllegalMove(levels)
+    if isinstance(levels, IllegalMove):
+        raise levels
     return card, mine, theirs, levels
 
 
@@ -1279,19 +1306,23 @@ def _check_rearrange(state: dict, seat: str, a: dict) -> tuple:
     _fields(a, ("type", "card", "to"), ("level",) if IS_WILD[card] else ())
     found = _locate(state["builds"], card)
     if found is None or found[0] != seat:
-        raise IllegalMove("You can only move a part of one of your own incomplete builds.")
+        raise IllegalMove(
+            gettext_noop("You can only move a part of one of your own incomplete builds.")
+        )
     source = found[2]
     if IS_WILD[card] and "level" not in a:
-        raise IllegalMove("Say which level the wild takes.")
+        raise IllegalMove(gettext_noop("Say which level the wild takes."))
     level = _level(a["level"]) if IS_WILD[card] else LEVEL[card]
     to = a["to"]
     if to == "new":
         if level not in to_new_levels(card, len(source["cards"]) == 1, state["wild_levels"]):
-            raise IllegalMove("Moving the only part of a build to a new build changes nothing.")
+            raise IllegalMove(
+                gettext_noop("Moving the only part of a build to a new build changes nothing.")
+            )
         return card, source, None, level
     target = _own_build(state, seat, to)
     if target is source:
-        raise IllegalMove("That part is already in that build.")
+        raise IllegalMove(gettext_noop("That part is already in that build."))
     _check_placement(state["wild_levels"], target["cards"], [card], level)
     return card, source, target, level
 
@@ -1301,9 +1332,9 @@ def _check_discard(state: dict, seat: str, a: dict) -> int:
     _fields(a, ("type", "card"))
     card = _card_id(a["card"])
     if card not in state["hands"][seat]:
-        raise IllegalMove(f"You do not hold card {card}.")
+        raise IllegalMove(gettext_noop("You do not hold card %(card_id)s."), card_id=card)
     if has_play(state, seat):
-        raise IllegalMove("You have a legal play, so you cannot discard.")
+        raise IllegalMove(gettext_noop("You have a legal play, so you cannot discard."))
     return card
 
 
@@ -1311,7 +1342,7 @@ def _check_pass(state: dict, seat: str, a: dict) -> None:
     """G8: with an empty hand."""
     _fields(a, ("type",))
     if state["hands"][seat]:
-        raise IllegalMove("You can only pass when your hand is empty.")
+        raise IllegalMove(gettext_noop("You can only pass when your hand is empty."))
 
 
 _CHECKS = {

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from games.engines.interface import IllegalMove  # the one exception of both engines
+from games.engines.interface import IllegalMove, Term, gettext_noop  # shared by both engines
 
-__all__ = ["IllegalMove"]  # and the constants below
+__all__ = ["IllegalMove", "Term", "gettext_noop"]  # and the constants below
 
 # O1: robot N has colour COLOURS[N].
 COLOURS: dict[int, str] = {

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 
-from .common import COLOURS, IllegalMove
+from .common import COLOURS, IllegalMove, gettext_noop
 from .programs import all_programmed, legal_actions
 from .programs import apply as _apply
 from .programs import timeout_actions as _default_programs
@@ -61,7 +61,7 @@ def is_over(state: dict) -> bool:
 def result(state: dict) -> dict:
     """Scores, robot scores, winners and ranking of a finished game (O16, O17)."""
     if not state["over"]:
-        raise IllegalMove("The game is not over yet.")
+        raise IllegalMove(gettext_noop("The game is not over yet."))
     res = state["result"]
     return {
         "scores": dict(res["scores"]),

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from functools import lru_cache
 
-from .common import ACTIONS, ATTACK, HARVEST, TRAP, IllegalMove, robot_name
+from .common import ACTIONS, ATTACK, HARVEST, TRAP, IllegalMove, Term, gettext_noop, robot_name
 
 _ACTION_KEYS = {"type", "programs"}
 _ENTRY_KEYS = {"robot", "action", "number"}
+
+
+def _robot(robot: int) -> Term:
+    """A robot in a refusal: its name in the reader's language at the edge ("Red")."""
+    return Term("robot", robot, robot_name(robot))
 
 
 def all_programmed(state: dict) -> bool:
@@ -61,55 +66,84 @@ def _is_int(value: object) -> bool:
 def check_program(state: dict, seat: str, action: object) -> list[dict]:
     """The seat's program, normalised (one entry per robot, in robot order), or IllegalMove."""
     if state["over"]:
-        raise IllegalMove("The game is over.")
+        raise IllegalMove(gettext_noop("The game is over."))
     if seat not in state["seat_robots"]:
-        raise IllegalMove(f"Seat {seat!r} is not playing in this game.")
+        raise IllegalMove(gettext_noop("Seat %(seat)r is not playing in this game."), seat=seat)
     if all_programmed(state):
-        raise IllegalMove("Every program is in; the turn is being resolved.")
+        raise IllegalMove(gettext_noop("Every program is in; the turn is being resolved."))
     if not isinstance(action, dict):
-        raise IllegalMove("A move must be an object like {'type': 'program', 'programs': [...]}.")
+        raise IllegalMove(
+            gettext_noop("A move must be an object like {'type': 'program', 'programs': [...]}.")
+        )
     if action.get("type") != "program":
-        raise IllegalMove("The only move in Out of Gears is a program (type 'program').")
+        raise IllegalMove(
+            gettext_noop("The only move in Out of Gears is a program (type 'program').")
+        )
     extra = set(action) - _ACTION_KEYS
     if extra:
-        raise IllegalMove(f"A program has no field {sorted(extra)[0]!r}.")
+        raise IllegalMove(gettext_noop("A program has no field %(field)r."), field=sorted(extra)[0])
     entries = action.get("programs")
     mine = state["seat_robots"][seat]
     if not isinstance(entries, list):
-        raise IllegalMove("A program needs a list 'programs' with one entry per robot.")
+        raise IllegalMove(
+            gettext_noop("A program needs a list 'programs' with one entry per robot.")
+        )
     in_play = state["in_play"]
     program: dict[int, dict] = {}
     for entry in entries:
         if not isinstance(entry, dict):
-            raise IllegalMove("Each robot's program must be an object with robot, action, number.")
+            raise IllegalMove(
+                gettext_noop("Each robot's program must be an object with robot, action, number.")
+            )
         if set(entry) != _ENTRY_KEYS:
             missing = _ENTRY_KEYS - set(entry)
             if missing:
-                raise IllegalMove(f"A robot's program needs its {sorted(missing)[0]!r}.")
+                raise IllegalMove(
+                    gettext_noop("A robot's program needs its %(field)r."),
+                    field=sorted(missing)[0],
+                )
             raise IllegalMove(
-                f"A robot's program has no field {sorted(set(entry) - _ENTRY_KEYS)[0]!r}."
+                gettext_noop("A robot's program has no field %(field)r."),
+                field=sorted(set(entry) - _ENTRY_KEYS)[0],
             )
         robot, act, number = entry["robot"], entry["action"], entry["number"]
         if not _is_int(robot):
-            raise IllegalMove("A robot is given by its number, 1 to 8.")
+            raise IllegalMove(gettext_noop("A robot is given by its number, 1 to 8."))
         if robot not in state["in_play"]:
-            raise IllegalMove(f"Robot {robot} is not in this game.")
+            raise IllegalMove(gettext_noop("Robot %(number)s is not in this game."), number=robot)
         if robot not in mine:
-            raise IllegalMove(f"{robot_name(robot)} (robot {robot}) is not your robot.")
+            raise IllegalMove(
+                gettext_noop("%(robot)s (robot %(number)s) is not your robot."),
+                robot=_robot(robot),
+                number=robot,
+            )
         if robot in program:
-            raise IllegalMove(f"{robot_name(robot)} was programmed twice.")
+            raise IllegalMove(gettext_noop("%(robot)s was programmed twice."), robot=_robot(robot))
         if act not in ACTIONS:
-            raise IllegalMove(f"{act!r} is not an action; choose harvest, attack or trap.")
+            raise IllegalMove(
+                gettext_noop("%(action)r is not an action; choose harvest, attack or trap."),
+                action=act,
+            )
         if not _is_int(number) or number not in in_play:
             numbers = ", ".join(str(n) for n in in_play)
-            raise IllegalMove(f"{number!r} is not a number in play; choose one of {numbers}.")
+            raise IllegalMove(
+                gettext_noop("%(number)r is not a number in play; choose one of %(numbers)s."),
+                number=number,
+                numbers=numbers,
+            )
         program[robot] = {"robot": robot, "action": act, "number": number}
     for robot in mine:
         if robot not in program:
-            raise IllegalMove(f"{robot_name(robot)} (robot {robot}) needs a program too.")
+            raise IllegalMove(
+                gettext_noop("%(robot)s (robot %(number)s) needs a program too."),
+                robot=_robot(robot),
+                number=robot,
+            )
     if len(mine) == 2 and program[mine[0]]["action"] == program[mine[1]]["action"]:
         raise IllegalMove(
-            "Your two robots share one set of Action cards: give them different actions."
+            gettext_noop(
+                "Your two robots share one set of Action cards: give them different actions."
+            )
         )
     return [program[r] for r in mine]
 

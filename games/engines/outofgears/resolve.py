@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .common import ATTACK, COLOURS, GEARS_TO_CIRCUIT, HARVEST, TRAP, IllegalMove
+from .common import ATTACK, COLOURS, GEARS_TO_CIRCUIT, HARVEST, TRAP, IllegalMove, gettext_noop
 from .programs import all_programmed
 from .rng import Rng
 from .scoring import standings
@@ -36,9 +36,9 @@ def _took(took: dict[int, list[str]]) -> dict[str, list[str]]:
 def resolve(state: dict) -> dict:
     """Run the turn (O7–O16) and return the new state; IllegalMove unless every program is in."""
     if state["over"]:
-        raise IllegalMove("The game is over.")
+        raise IllegalMove(gettext_noop("The game is over."))
     if not all_programmed(state):
-        raise IllegalMove("Not every program is in yet.")
+        raise IllegalMove(gettext_noop("Not every program is in yet."))
     in_play: list[int] = state["in_play"]
     robots_in = state["robots"]
     program: dict[int, tuple[str, int]] = {}

@@ -9,6 +9,7 @@ from .common import (
     GEARS_PER_JUNKYARD_AT_SETUP,
     ROBOTS,
     IllegalMove,
+    gettext_noop,
 )
 from .rng import Rng, seed_state
 
@@ -21,13 +22,17 @@ def _is_int(value: object) -> bool:
 
 def _check_seats(seats: object, advanced: bool) -> list[str]:
     if not isinstance(seats, list) or not all(isinstance(s, str) and s for s in seats):
-        raise IllegalMove("Seats must be a list of non-empty strings.")
+        raise IllegalMove(gettext_noop("Seats must be a list of non-empty strings."))
     if len(set(seats)) != len(seats):
-        raise IllegalMove("Every seat must appear only once.")
+        raise IllegalMove(gettext_noop("Every seat must appear only once."))
     low, high = (2, 4) if advanced else (2, 8)
     if not low <= len(seats) <= high:
-        game = "The advanced game" if advanced else "Out of Gears"
-        raise IllegalMove(f"{game} is for {low} to {high} players, not {len(seats)}.")
+        message = (
+            gettext_noop("The advanced game is for %(low)s to %(high)s players, not %(count)s.")
+            if advanced
+            else gettext_noop("Out of Gears is for %(low)s to %(high)s players, not %(count)s.")
+        )
+        raise IllegalMove(message, low=low, high=high, count=len(seats))
     return list(seats)
 
 
@@ -41,23 +46,38 @@ def _chosen_robots(
             seat: sorted(pool[i * per_seat : (i + 1) * per_seat]) for i, seat in enumerate(seats)
         }
     if not isinstance(robots, dict) or sorted(robots) != sorted(seats):
-        raise IllegalMove("The robots option must give robots for every seat, and only for seats.")
+        raise IllegalMove(
+            gettext_noop("The robots option must give robots for every seat, and only for seats.")
+        )
     chosen: dict[str, list[int]] = {}
     seen: set[int] = set()
     for seat in seats:
         numbers = robots[seat]
         if not isinstance(numbers, list) or not all(_is_int(n) for n in numbers):
-            raise IllegalMove(f"Seat {seat}'s robots must be a list of robot numbers.")
-        if len(numbers) != per_seat:
             raise IllegalMove(
-                f"Each player controls {per_seat} robot{'s' if per_seat > 1 else ''}; "
-                f"seat {seat} was given {len(numbers)}."
+                gettext_noop("Seat %(seat)s's robots must be a list of robot numbers."), seat=seat
             )
+        if len(numbers) != per_seat:
+            message = (
+                gettext_noop(
+                    "Each player controls %(per)s robots; seat %(seat)s was given %(count)s."
+                )
+                if per_seat > 1
+                else gettext_noop(
+                    "Each player controls %(per)s robot; seat %(seat)s was given %(count)s."
+                )
+            )
+            raise IllegalMove(message, per=per_seat, seat=seat, count=len(numbers))
         for n in numbers:
             if n not in COLOURS:
-                raise IllegalMove(f"There is no robot {n}; robots are numbered 1 to 8.")
+                raise IllegalMove(
+                    gettext_noop("There is no robot %(number)s; robots are numbered 1 to 8."),
+                    number=n,
+                )
             if n in seen:
-                raise IllegalMove(f"Robot {n} was given to more than one seat.")
+                raise IllegalMove(
+                    gettext_noop("Robot %(number)s was given to more than one seat."), number=n
+                )
             seen.add(n)
         chosen[seat] = sorted(numbers)
     return chosen
@@ -67,21 +87,21 @@ def new_game(seats: list[str], *, seed: int, options: dict | None = None) -> dic
     """A fresh game (O1–O4). Unknown option keys are ignored (the site keeps its own there)."""
     options = {} if options is None else options
     if not isinstance(options, dict):
-        raise IllegalMove("Options must be a dictionary.")
+        raise IllegalMove(gettext_noop("Options must be a dictionary."))
     if not _is_int(seed):
-        raise IllegalMove("The seed must be an integer.")
+        raise IllegalMove(gettext_noop("The seed must be an integer."))
     advanced = options.get("advanced", False)
     if not isinstance(advanced, bool):
-        raise IllegalMove("The advanced option must be true or false.")
+        raise IllegalMove(gettext_noop("The advanced option must be true or false."))
     seats = _check_seats(seats, advanced)
     max_turns = options.get("max_turns", DEFAULT_MAX_TURNS)
     if not _is_int(max_turns) or max_turns < 1:
-        raise IllegalMove("max_turns must be a whole number of at least 1.")
+        raise IllegalMove(gettext_noop("max_turns must be a whole number of at least 1."))
     names = options.get("names") or {}
     if not isinstance(names, dict) or not all(
         isinstance(k, str) and isinstance(v, str) for k, v in names.items()
     ):
-        raise IllegalMove("The names option must map seats to names.")
+        raise IllegalMove(gettext_noop("The names option must map seats to names."))
 
     rng = Rng(seed_state(seed))
     seat_robots = _chosen_robots(seats, options.get("robots"), 2 if advanced else 1, rng)

@@ -6,7 +6,8 @@ from __future__ import annotations
 import random
 
 from games.engines.geared import engine
-from games.engines.geared.text import describe, with_build_numbers
+from games.engines.geared.text import with_build_numbers
+from games.pages.geared_text import describe
 
 
 def test_g6_a_rearrange_is_told_with_the_boards_build_numbers():

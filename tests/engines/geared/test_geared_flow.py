@@ -117,7 +117,7 @@ def test_example_of_play_from_the_rulebook():
     assert state["builds"][matt] == [{"id": 4, "cards": [w5]}]
     assert state["builds"][lindsay] == []
     check_invariants(state)
-    from games.engines.geared.text import describe
+    from games.pages.geared_text import describe
 
     said = [describe(e, names, None) for e in engine.view(state, None)["events"]]
     assert "Rebecca removed Matt's Level 3 Frame." in said

@@ -5,7 +5,7 @@ import json
 from geared_helpers import WILD_WHEELS, make_state, part, remove
 
 from games.engines.geared import engine
-from games.engines.geared.text import describe
+from games.pages.geared_text import describe
 
 A, B = "alice", "bob"
 F1, H1, W1 = part("frame", 1), part("handlebars", 1), part("wheels", 1)

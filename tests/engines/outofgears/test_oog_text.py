@@ -1,6 +1,6 @@
 """The turn story as English sentences."""
 
-from games.engines.outofgears.text import describe
+from games.pages.outofgears_text import describe
 
 
 def test_defend_sentences():

@@ -6,7 +6,7 @@ import pytest
 from oog_helpers import all_keys
 
 from games.engines.outofgears import engine as E
-from games.engines.outofgears.text import describe
+from games.pages.outofgears_text import describe
 
 SECRET_KEYS = {"seed", "rng", "reserve", "programs"}
 

@@ -9,8 +9,8 @@ import pytest
 from django.urls import reverse
 
 from games.actions import moves
-from games.engines.outofgears.text import describe
 from games.models import Move
+from games.pages.outofgears_text import describe
 from tests.support.games import client_for, greedy_program, seat_of, snapshot, start_oog
 from tests.support.pages import page_version, text
 from tests.views.outofgears.helpers import (
