@@ -136,6 +136,12 @@ COLOUR_NAMES = {
 }
 
 
+@register.filter
+def colour_name(colour: str) -> str:
+    """`{{ colour|colour_name }}`: a robot's or gear's colour as the reader says it."""
+    return str(COLOUR_NAMES.get(colour, colour))
+
+
 @functools.lru_cache(maxsize=256)
 def _gear_html(colour: str, language: str | None) -> str:
     """One gear in one language (the caller's: the cache is keyed by it)."""

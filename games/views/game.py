@@ -298,7 +298,7 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     # the session; the same answer as the event stream's (games/reads/access.py).
     reader = access.game_reader(request, game_id)
     if reader is None:
-        raise Http404("There is no such game.")
+        raise Http404(_("There is no such game."))
     # A player with the page in view is watching: no "your turn" e-mail (a hidden tab says h=1).
     in_view = reader.status == Status.ACTIVE and request.GET.get("h") != "1"
     if reader.by_key:

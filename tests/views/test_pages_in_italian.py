@@ -84,6 +84,9 @@ def test_the_out_of_gears_page_and_its_gears_read_in_each_players_language(alice
     assert italian_gears and english_gears
     assert {ITALIAN_COLOURS[c] == name for c, name in italian_gears} == {True}
     assert {c == name for c, name in english_gears} == {True}
+    # The program form's number cards say their robot's colour.
+    assert re.search(r"<small>(rosso|blu|verde|giallo|viola|arancione|nero|bianco)", italian)
+    assert re.search(r"<small>(red|blue|green|yellow|purple|orange|black|white)", english)
 
 
 def test_my_games_reads_in_each_players_language(alice, giulia):
