@@ -8,6 +8,7 @@ JSON): they need it filled and compiled (the tests' conftest compiles a stale .m
 
 from __future__ import annotations
 
+import html
 import re
 
 import pytest
@@ -156,3 +157,19 @@ def test_a_visitors_browser_language_chooses_the_page_s_words(alice):
     assert "Giochi di carte con gli amici, con i tuoi tempi." in body
     body = page(Client(HTTP_ACCEPT_LANGUAGE="en"), reverse("home"))
     assert "Card games with friends, at your own pace." in body
+
+
+def test_the_apps_manifest_and_error_pages_speak_the_readers_language():
+    """The installed app's description (its name stays Geartable), and a 404's sentence."""
+    italian = Client(HTTP_ACCEPT_LANGUAGE="it")
+    manifest = italian.get(reverse("manifest"))
+    assert manifest.json()["name"] == "Geartable" and manifest.json()["lang"] == "it"
+    assert manifest.json()["description"].startswith("Gioca a Geared e Fuori di Rotella")
+    assert "Accept-Language" in manifest["Vary"]
+    english = Client(HTTP_ACCEPT_LANGUAGE="en").get(reverse("manifest")).json()
+    assert english["description"].startswith("Play Geared and Out of Gears with friends")
+
+    missing = italian.get("/no-such-page/")
+    assert missing.status_code == 404
+    body = html.unescape(text(missing))
+    assert "A questo indirizzo non c'è nulla." in body and "Non trovato" in body
