@@ -44,7 +44,9 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     raw = request.GET.get("page", "1")
     page = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 6 else 0
     if not 1 <= page <= players.LAST_PAGE:
-        return bad_request(request, f"A page is a number from 1 to {players.LAST_PAGE}.")
+        return bad_request(
+            request, _("A page is a number from 1 to %(last)s.") % {"last": players.LAST_PAGE}
+        )
     games, more = players.recent_games(user, request.user, page)
     me = request.user.is_authenticated and request.user.pk == user.pk
     flags = {

@@ -81,7 +81,7 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
     htmx's history restore (Back, with no snapshot kept) gets the whole page."""
     game = visible_game(request, game_id, token=request.GET.get("token"))
     if not game.is_over or not game.state:
-        raise Http404("A game can be replayed once it is over.")
+        raise Http404(_("A game can be replayed once it is over."))
     moves = replay.moves_of(game)
     try:
         step = min(max(int(request.GET.get("step", 0)), 0), len(moves))
