@@ -9,15 +9,20 @@ from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from config.middleware import plain
 
 log = logging.getLogger(__name__)
 
-BAD_REQUEST_MESSAGE = "This request is malformed: nothing was changed."
-NOT_FOUND_MESSAGE = "There is nothing at this address."
-FORBIDDEN_MESSAGE = "You may not open this page."
-SERVER_ERROR_MESSAGE = "Something went wrong on our side: nothing you did. Try again in a moment."
+# English here (a test reads them); each answer says them in the reader's language.
+BAD_REQUEST_MESSAGE = gettext_noop("This request is malformed: nothing was changed.")
+NOT_FOUND_MESSAGE = gettext_noop("There is nothing at this address.")
+FORBIDDEN_MESSAGE = gettext_noop("You may not open this page.")
+SERVER_ERROR_MESSAGE = gettext_noop(
+    "Something went wrong on our side: nothing you did. Try again in a moment."
+)
 
 
 def _sentence(exception: Exception | None, default: str) -> str:
@@ -27,7 +32,7 @@ def _sentence(exception: Exception | None, default: str) -> str:
     args = getattr(exception, "args", ())
     if args and isinstance(args[0], str) and args[0].strip():
         return args[0]
-    return default
+    return _(default)
 
 
 def bad_request(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
@@ -35,10 +40,10 @@ def bad_request(request: HttpRequest, exception: Exception | None = None) -> Htt
     body that cannot be parsed it raised the same error once more, and the 400 became a 500.
     This one reads nothing of the request, and falls back to plain text if the page fails."""
     try:
-        return render(request, "bad_request.html", {"message": BAD_REQUEST_MESSAGE}, status=400)
+        return render(request, "bad_request.html", {"message": _(BAD_REQUEST_MESSAGE)}, status=400)
     except Exception:  # noqa: BLE001 - an error page must answer whatever broke
         log.exception("The 400 page failed; answered in plain text")
-        return plain(BAD_REQUEST_MESSAGE, 400)
+        return plain(_(BAD_REQUEST_MESSAGE), 400)
 
 
 def not_found(request: HttpRequest, exception: Exception | None = None) -> HttpResponse:
@@ -66,11 +71,11 @@ def server_error(request: HttpRequest) -> HttpResponse:
     a bug in a context processor): like the 400 page it reads nothing of the request, runs no
     context processor and no query (the frame sees a visitor), and falls back to plain text."""
     try:
-        context = {"message": SERVER_ERROR_MESSAGE, "user": AnonymousUser()}
+        context = {"message": _(SERVER_ERROR_MESSAGE), "user": AnonymousUser()}
         return HttpResponse(render_to_string("500.html", context), status=500)
     except Exception:  # noqa: BLE001
         log.exception("The 500 page failed; answered in plain text")
-        return plain(SERVER_ERROR_MESSAGE, 500)
+        return plain(_(SERVER_ERROR_MESSAGE), 500)
 
 
 # --- the stream process's (games/live/urls.py): plain text, no template ------------------------

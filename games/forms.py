@@ -2,7 +2,9 @@ import json
 
 from django import forms
 from django.conf import settings
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from accounts.forms import time_zone_field
 from accounts.models import User
@@ -14,58 +16,62 @@ from games.kinds.geared import TARGETS
 from games.models import TURN_TIMES, BotKind, Kind
 from games.notifications import devices
 
+# "3 players", "1000 points": counted words, translated when the form is drawn.
+_players = lazy(lambda n: ngettext("%(count)s player", "%(count)s players", n) % {"count": n}, str)
+_points = lazy(lambda n: ngettext("%(count)s point", "%(count)s points", n) % {"count": n}, str)
+
 # Players per kind of game (and mode), for the page's script: it offers only these.
 SEAT_RANGES = {key: seats for k in KINDS.values() for key, seats in k.seat_ranges().items()}
 
 
 class NewGameForm(forms.Form):
-    kind = forms.ChoiceField(choices=Kind.choices, initial=Kind.GEARED, label="Game")
+    kind = forms.ChoiceField(choices=Kind.choices, initial=Kind.GEARED, label=_("Game"))
     seat_count = forms.TypedChoiceField(
-        choices=[(n, f"{n} players") for n in range(2, 9)],
+        choices=[(n, _players(n)) for n in range(2, 9)],
         coerce=int,
         initial=2,
-        label="Players",
+        label=_("Players"),
         widget=forms.Select(attrs={"data-ranges": json.dumps(SEAT_RANGES)}),
     )
     advanced = forms.BooleanField(
-        required=False, label="Advanced mode (2–4 players, two robots each)", label_suffix=""
+        required=False, label=_("Advanced mode (2–4 players, two robots each)"), label_suffix=""
     )
     target = forms.TypedChoiceField(
-        choices=[(t, f"{t} points") for t in TARGETS],
+        choices=[(t, _points(t)) for t in TARGETS],
         coerce=int,
         initial=1000,
         # Not sent for Out of Gears (the page disables Geared's settings): the default then.
         required=False,
         empty_value=1000,
-        label="Target score",
+        label=_("Target score"),
     )
     turn_seconds = forms.TypedChoiceField(
-        choices=TURN_TIMES, coerce=int, initial=86400, label="Time per turn"
+        choices=TURN_TIMES, coerce=int, initial=86400, label=_("Time per turn")
     )
     bots = forms.TypedChoiceField(
-        choices=[(n, "None" if n == 0 else f"{n}") for n in range(0, 8)],
+        choices=[(n, _("None") if n == 0 else f"{n}") for n in range(0, 8)],
         coerce=int,
         initial=0,
-        label="Seats for bots",
-        help_text="Bots fill seats at once; the rest are for people you invite.",
+        label=_("Seats for bots"),
+        help_text=_("Bots fill seats at once; the rest are for people you invite."),
     )
-    bot_kind = forms.ChoiceField(choices=BotKind.choices, initial=BotKind.GREEDY, label="Bot")
+    bot_kind = forms.ChoiceField(choices=BotKind.choices, initial=BotKind.GREEDY, label=_("Bot"))
     robots = forms.TypedMultipleChoiceField(
         # The colour alone: the lobby draws each with its number and swatch (robot-<colour>).
         choices=list(COLOURS.items()),
         coerce=int,
         required=False,
         widget=forms.CheckboxSelectMultiple,
-        label="Your robot",
-        help_text="One robot, or two in advanced mode; leave empty for a random one.",
+        label=_("Your robot"),
+        help_text=_("One robot, or two in advanced mode; leave empty for a random one."),
     )
     public = forms.BooleanField(
-        required=False, label="List in the lobby so anyone can join (and watch)", label_suffix=""
+        required=False, label=_("List in the lobby so anyone can join (and watch)"), label_suffix=""
     )
     watchable_by_link = forms.BooleanField(
         required=False,
         initial=True,
-        label="Anyone with the link may watch once the game starts",
+        label=_("Anyone with the link may watch once the game starts"),
         label_suffix="",
     )
 
@@ -89,7 +95,7 @@ class NewGameForm(forms.Form):
             for field, error in game_kind(data["kind"]).form_errors(data).items():
                 self.add_error(field, error)
         if data.get("bots", 0) >= data.get("seat_count", 2):
-            self.add_error("bots", "Leave at least one seat for a person: yours.")
+            self.add_error("bots", _("Leave at least one seat for a person: yours."))
         return data
 
     def spec(self) -> NewGame:
@@ -108,10 +114,10 @@ class NewGameForm(forms.Form):
 # The profile's grid (docs/notifications.md): one row per kind, its push, e-mail and digest
 # cells (None: no such choice for that kind).
 GRID = [
-    ("Your turn, a turn resolved", "push_turn", "notify_turn", "email_digest"),
-    ("Game over", "push_game_over", "email_game_over", None),
-    ("Invitation, rematch offer", "push_invitation", "notify_invitation", None),
-    ("Deadline reminder", "push_reminder", "notify_reminder", None),
+    (_("Your turn, a turn resolved"), "push_turn", "notify_turn", "email_digest"),
+    (_("Game over"), "push_game_over", "email_game_over", None),
+    (_("Invitation, rematch offer"), "push_invitation", "notify_invitation", None),
+    (_("Deadline reminder"), "push_reminder", "notify_reminder", None),
 ]
 PUSH_FIELDS = {row[1] for row in GRID}
 GRID_FIELDS = {name for row in GRID for name in row[1:] if name}
@@ -146,7 +152,7 @@ class ProfileForm(forms.ModelForm):
         if not devices.enabled():  # no notifications on devices: nothing to choose
             for name in PUSH_FIELDS | {"email_with_push"}:
                 del self.fields[name]
-        self.fields["email_digest"].label = "Daily digest instead of e-mail for your turn"
+        self.fields["email_digest"].label = _("Daily digest instead of e-mail for your turn")
         self.fields["time_zone"] = time_zone_field(self.instance.time_zone)
         # Left out (an older form, a script): the language stays as it is.
         self.fields["language"] = forms.ChoiceField(
@@ -171,7 +177,7 @@ class ProfileForm(forms.ModelForm):
         name = self.cleaned_data["display_name"]
         if self.instance.is_suspended and name != self.instance.display_name:
             raise forms.ValidationError(
-                "Your account is suspended: you cannot change your display name."
+                _("Your account is suspended: you cannot change your display name.")
             )
         if not name:
             return name  # the username is shown instead
@@ -180,11 +186,13 @@ class ProfileForm(forms.ModelForm):
 
 class VacationForm(forms.Form):
     until = forms.DateField(
-        label="Away until",
-        help_text="The last day you are away (your time zone). Your games' deadlines wait for you.",
+        label=_("Away until"),
+        help_text=_(
+            "The last day you are away (your time zone). Your games' deadlines wait for you."
+        ),
         widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
         error_messages={
-            "required": "Choose the last day you are away.",
-            "invalid": "Give the date as YYYY-MM-DD.",
+            "required": _("Choose the last day you are away."),
+            "invalid": _("Give the date as YYYY-MM-DD."),
         },
     )

@@ -21,6 +21,7 @@ from datetime import timedelta
 
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from accounts.models import EmailSuppression, User
 from games.errors import NotFound
@@ -185,7 +186,7 @@ def on_the_table(game: Game, viewer: User) -> list[dict]:
 
 def _masked(address: str) -> str:
     """The domain of an address another player typed in, not its owner ("c…@example.com")."""
-    local, _, domain = address.rpartition("@")
+    local, _at, domain = address.rpartition("@")
     return f"{local[:1]}…@{domain}"
 
 
@@ -193,7 +194,7 @@ def email_invitation_for(user: User, token: str) -> Invitation:
     """The invitation of an e-mail's link, for this user to look at; nothing changes."""
     invitation = Invitation.objects.filter(token=token).select_related("game", "inviter").first()
     if invitation is None:
-        raise NotFound("This invitation link is not valid.")
+        raise NotFound(_("This invitation link is not valid."))
     if invitation.user_id is not None and invitation.user_id != user.pk:
-        raise NotFound("This invitation is for someone else.")
+        raise NotFound(_("This invitation is for someone else."))
     return invitation

@@ -16,6 +16,7 @@ from django.templatetags.static import static as _static
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import gettext as _
 
 # Stand-ins for the ids of a route's arguments: numbers no URL of ours otherwise contains.
 _STAND_INS = (987654321, 987654322, 987654323)
@@ -84,7 +85,10 @@ def player(who, name=None) -> SafeString:
     shown = who.name if name is None else name
     linked = format_html('<a class="player-link" href="{}">{}</a>', url, shown) if url else shown
     if account is not None and account.is_bot:  # issue 28.4: whose bot, read without a query
-        return format_html('{} <span class="bot-by">(a bot by {})</span>', linked, account.bot_by)
+        said = _('%(name)s <span class="bot-by">(a bot by %(owner)s)</span>')
+        return format_html(
+            said.replace("%(name)s", "{0}").replace("%(owner)s", "{1}"), linked, account.bot_by
+        )
     return format_html("{}", linked)
 
 

@@ -3,7 +3,9 @@ and whom to offer first when inviting (the people you played with, then the ones
 
 from __future__ import annotations
 
+from django.contrib.humanize.templatetags.humanize import ordinal
 from django.db.models import Exists, Max, OuterRef, Q
+from django.utils.translation import gettext as _
 
 from accounts.models import Follow, User
 from games.models import Seat, Status, table_seats
@@ -71,24 +73,21 @@ def _game_row(seat: Seat, player: User) -> dict:
         "game": game,
         "finished": game.status == Status.FINISHED,
         "others": others,
-        "result": "in play",
+        "result": _("in play"),
         "won": False,
     }
     if row["finished"] and game.result:
         if seat.replaced_user_id == player.pk:
-            row["result"] = "left the game"
+            row["result"] = _("left the game")
         else:
             place = places_of(game.result).get(seat.seat_id)
             row["won"] = seat.seat_id in game.result.get("winners", [])
             if place is not None:
                 count = len(game.table)
-                row["result"] = f"{_ordinal(place)} of {count}" + (" · won" if row["won"] else "")
+                won, lost = _("%(place)s of %(count)s · won"), _("%(place)s of %(count)s")
+                said = won if row["won"] else lost
+                row["result"] = said % {"place": ordinal(place), "count": count}
     return row
-
-
-def _ordinal(n: int) -> str:
-    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
-    return f"{n}{suffix}"
 
 
 # --- following ----------------------------------------------------------------------------------

@@ -15,8 +15,10 @@ from collections import defaultdict
 
 from django.db.models import Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games.models import BotKind, Kind, Rating, RatingChange, Seat, Status
+from games.reads.dates import day
 
 
 def places_of(result: dict) -> dict[str, int]:
@@ -129,8 +131,16 @@ def chart(changes: list[RatingChange]) -> dict | None:
         {
             "x": f"{x:.1f}",
             "y": f"{yy:.1f}",
-            "label": f"{dates[i]:%-d %b %Y}: {values[i]}"
-            + (f", place {changes[i - 1].place}" if i else ", before the first game"),
+            "label": (
+                _("%(date)s: %(rating)s, place %(place)s")
+                if i
+                else _("%(date)s: %(rating)s, before the first game")
+            )
+            % {
+                "date": day(dates[i]),
+                "rating": values[i],
+                "place": changes[i - 1].place if i else 0,
+            },
         }
         for i, (x, yy) in enumerate(points)
     ]
@@ -157,8 +167,8 @@ def chart(changes: list[RatingChange]) -> dict | None:
         "points": " ".join(f"{x:.1f},{yy:.1f}" for x, yy in points),
         "dots": dots,
         "ticks": ticks,
-        "first_date": f"{dates[0]:%-d %b %Y}",
-        "last_date": f"{dates[-1]:%-d %b %Y}",
+        "first_date": day(dates[0]),
+        "last_date": day(dates[-1]),
         "low": min(values),
         "high": max(values),
         "games": len(changes),

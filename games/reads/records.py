@@ -14,6 +14,8 @@ import json
 from dataclasses import dataclass
 
 from django.conf import settings
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from games import engines
 from games.engines.interface import IllegalMove
@@ -29,7 +31,9 @@ FORMAT_VERSION = 1
 
 # The seat counts of each game with its default options (a record's seats are checked by them).
 LIMITS = {kind: eng.seat_range({}) for kind, eng in engines.ENGINES.items()}
-NUL_MESSAGE = "This record contains a NUL character, which nothing on Geartable accepts."
+NUL_MESSAGE = gettext_noop(
+    "This record contains a NUL character, which nothing on Geartable accepts."
+)
 
 
 def max_moves() -> int:
@@ -43,7 +47,7 @@ def max_bytes() -> int:
 
 
 def size_message() -> str:
-    return f"A record is at most {max_bytes() // 1000:,} kB."
+    return _("A record is at most %(size)s kB.") % {"size": f"{max_bytes() // 1000:,}"}
 
 
 class RecordError(GameError):
@@ -53,7 +57,7 @@ class RecordError(GameError):
 def export(game: Game) -> dict:
     """The record of a finished game. Nothing in it is hidden any more: the game is over."""
     if game.status != Status.FINISHED or game.seed is None:
-        raise GameError("Only a finished game has a record.", status=409)
+        raise GameError(_("Only a finished game has a record."), status=409)
     seats = sorted((s for s in game.table if s.position), key=lambda s: s.position)
     moves = replay.moves_of(game)
     return {
@@ -109,11 +113,11 @@ def loads(text: str | bytes) -> dict:
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
-        raise RecordError("That is not a game record: it is not valid JSON.") from None
+        raise RecordError(_("That is not a game record: it is not valid JSON.")) from None
     if not isinstance(data, dict):
-        raise RecordError("That is not a game record: a record is a JSON object.")
+        raise RecordError(_("That is not a game record: a record is a JSON object."))
     if _has_nul(data):
-        raise RecordError(NUL_MESSAGE)
+        raise RecordError(_(NUL_MESSAGE))
     return data
 
 
@@ -138,23 +142,29 @@ def replay_record(data: dict) -> Replayed:
     """Check a record field by field and replay it with the engine: the final state, or a
     RecordError naming the first thing that does not hold (the move number for an illegal move)."""
     if data.get("format") != FORMAT:
-        raise RecordError('That is not a game record ("format" must be "geartable-record").')
+        raise RecordError(_('That is not a game record ("format" must be "geartable-record").'))
     if data.get("format_version") != FORMAT_VERSION:
-        raise RecordError(f"This site reads records of format version {FORMAT_VERSION} only.")
+        raise RecordError(
+            _("This site reads records of format version %(version)s only.")
+            % {"version": FORMAT_VERSION}
+        )
     engine = data.get("engine")
     kind = engine.get("kind") if isinstance(engine, dict) else None
     if kind not in engines.ENGINES:
-        raise RecordError("The record's game is neither Geared nor Out of Gears.")
+        raise RecordError(_("The record's game is neither Geared nor Out of Gears."))
     if engine.get("version") != engines.VERSIONS[kind]:
         raise RecordError(
-            f"The record was made with version {engine.get('version')!r} of the rules engine; "
-            f"this site runs version {engines.VERSIONS[kind]}, which may replay it differently."
+            _(
+                "The record was made with version %(theirs)s of the rules engine; this site runs "
+                "version %(ours)s, which may replay it differently."
+            )
+            % {"theirs": repr(engine.get("version")), "ours": engines.VERSIONS[kind]}
         )
     seed, options = data.get("seed"), data.get("options")
     if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
-        raise RecordError("The record's seed must be a whole number.")
+        raise RecordError(_("The record's seed must be a whole number."))
     if not isinstance(options, dict):
-        raise RecordError("The record's options must be an object.")
+        raise RecordError(_("The record's options must be an object."))
     eng = engines.engine(kind)
     # Only what the engine reads: anything else (a site's own keys, such as who a rematch
     # followed, or junk) is the sender's and is neither stored nor trusted.
@@ -162,51 +172,64 @@ def replay_record(data: dict) -> Replayed:
     seats = data.get("seats")
     low, high = LIMITS[kind]
     if not isinstance(seats, list) or not low <= len(seats) <= high:
-        raise RecordError(f"A record of this game has {low} to {high} seats.")
+        raise RecordError(
+            _("A record of this game has %(low)s to %(high)s seats.") % {"low": low, "high": high}
+        )
     seat_ids = [str(n) for n in range(1, len(seats) + 1)]
     for expected, seat in zip(seat_ids, seats, strict=True):
         if not isinstance(seat, dict) or seat.get("seat") != expected:
-            raise RecordError(f'Seats are listed in order as "1" to "{len(seats)}".')
+            raise RecordError(
+                _('Seats are listed in order as "1" to "%(last)s".') % {"last": len(seats)}
+            )
         name = seat.get("name")
         if not isinstance(name, str) or not name.strip() or len(name) > 60:
-            raise RecordError(f"Seat {expected} needs a name (at most 60 characters).")
+            raise RecordError(
+                _("Seat %(seat)s needs a name (at most 60 characters).") % {"seat": expected}
+            )
         if seat.get("bot", "") not in ("", *BotKind.values):
-            raise RecordError(f"Seat {expected}'s bot is not one of ours.")
+            raise RecordError(_("Seat %(seat)s's bot is not one of ours.") % {"seat": expected})
     moves = data.get("moves")
     if not isinstance(moves, list) or len(moves) > max_moves():
-        raise RecordError(f"The record's moves must be a list of at most {max_moves():,}.")
+        raise RecordError(
+            _("The record's moves must be a list of at most %(count)s.")
+            % {"count": f"{max_moves():,}"}
+        )
     try:
         state = eng.new_game(seat_ids, seed=seed, options=options)
     except Exception:  # noqa: BLE001 - any refusal of the options is the record's fault
-        raise RecordError("The engine refuses the record's options.") from None
+        raise RecordError(_("The engine refuses the record's options.")) from None
     for n, move in enumerate(moves, start=1):
         if not isinstance(move, dict) or move.get("seq") != n:
-            raise RecordError(f"Move {n} is missing or out of order.")
+            raise RecordError(_("Move %(n)s is missing or out of order.") % {"n": n})
         state = _replay_move(eng, state, n, move, seat_ids)
     if not eng.is_over(state):
-        raise RecordError("The record stops before the end of the game.")
+        raise RecordError(_("The record stops before the end of the game."))
     return Replayed(kind, seed, options, seats, moves, state)
 
 
 def _replay_move(eng, state: dict, n: int, move: dict, seat_ids: list[str]) -> dict:
     kind = move.get("kind")
     if eng.is_over(state):
-        raise RecordError(f"Move {n} comes after the end of the game.")
+        raise RecordError(_("Move %(n)s comes after the end of the game.") % {"n": n})
     try:
         if kind == Move.Kind.RESOLVE:
             if not eng.needs_resolution(state):
-                raise RecordError(f"Move {n} resolves a turn that is not complete.")
+                raise RecordError(_("Move %(n)s resolves a turn that is not complete.") % {"n": n})
             return eng.resolve(state)
         if kind not in (Move.Kind.ACTION, Move.Kind.TIMEOUT):
-            raise RecordError(f"Move {n} has an unknown kind {kind!r}.")
+            raise RecordError(
+                _("Move %(n)s has an unknown kind %(kind)s.") % {"n": n, "kind": repr(kind)}
+            )
         if move.get("seat") not in seat_ids:
-            raise RecordError(f"Move {n} names no seat of the game.")
+            raise RecordError(_("Move %(n)s names no seat of the game.") % {"n": n})
         if not isinstance(move.get("action"), dict):
-            raise RecordError(f"Move {n} has no action.")
+            raise RecordError(_("Move %(n)s has no action.") % {"n": n})
         return eng.apply(state, move["seat"], move["action"])
     except IllegalMove as exc:
-        raise RecordError(f"Move {n} is not legal: {exc.message}") from None
+        raise RecordError(
+            _("Move %(n)s is not legal: %(refusal)s") % {"n": n, "refusal": exc.message}
+        ) from None
     except RecordError:
         raise
     except (TypeError, ValueError, KeyError, IndexError, AttributeError, RecursionError):
-        raise RecordError(f"Move {n} is malformed.") from None
+        raise RecordError(_("Move %(n)s is malformed.") % {"n": n}) from None

@@ -4,10 +4,12 @@ from django import template
 from django.conf import settings
 from django.core.cache import cache
 from django.template.loader import get_template
+from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import pgettext_lazy
 
 from games.models import ModerationAction, Status
-from games.reads import links
+from games.reads import dates, links
 
 register = template.Library()
 
@@ -66,6 +68,30 @@ def get_item(mapping, key):
     return mapping.get(key) if mapping else None
 
 
+@register.filter(expects_localtime=True)
+def day(value) -> str:
+    """`{{ when|day }}`: "3 Dec 2026", in the reader's language (games/reads/dates.py)."""
+    return dates.day(value)
+
+
+@register.filter(expects_localtime=True)
+def day_month(value) -> str:
+    """`{{ when|day_month }}`: "3 Dec"."""
+    return dates.day_month(value)
+
+
+@register.filter(expects_localtime=True)
+def day_time(value) -> str:
+    """`{{ when|day_time }}`: "3 Dec 2026, 14:05"."""
+    return dates.day_time(value)
+
+
+@register.filter(expects_localtime=True)
+def day_month_time(value) -> str:
+    """`{{ when|day_month_time }}`: "3 Dec, 14:05"."""
+    return dates.day_month_time(value)
+
+
 _CARDS: dict[tuple, tuple[dict, SafeString]] = {}
 _CARDS_KEPT = 4096  # 108 cards, a few levels each for the wilds, per sprite URL: never reached
 
@@ -75,8 +101,9 @@ def card(c: dict, icons_url: str) -> SafeString:
     """`{{ c|card:icons_url }}`: a Geared card as HTML, drawn by templates/games/_card.html (the
     only copy of a card's markup). A page shows dozens of cards and a card's look depends only
     on its fields (id and, for a placed wild, its declared level), so each is rendered once per
-    process and sprite URL; the cache is keyed cheaply and checked on a hit."""
-    key = (c["id"], c.get("level"), icons_url)
+    process, sprite URL and language (its names are translated); the cache is keyed cheaply and
+    checked on a hit."""
+    key = (c["id"], c.get("level"), icons_url, translation.get_language())
     found = _CARDS.get(key)
     if found is not None and found[0] == c:
         return found[1]
@@ -92,12 +119,34 @@ def card(c: dict, icons_url: str) -> SafeString:
 def gears(colours: list[str]) -> str:
     """`{{ robot.gears|gears }}`: Out of Gears gears as HTML (templates/games/_gear.html, one
     after the other), each colour rendered once per process: a page shows dozens of them."""
-    return mark_safe("".join(_gear_html(g) for g in colours))  # noqa: S308 - see _gear_html
+    language = translation.get_language()
+    return mark_safe("".join(_gear_html(g, language) for g in colours))  # noqa: S308 - see _gear_html
 
 
-@functools.lru_cache(maxsize=64)
-def _gear_html(colour: str) -> str:
-    return get_template("games/_gear.html").render({"g": colour})  # escaped by the template
+# A gear's colour as a player reads it (the glossary's words); the class keeps the engine's.
+COLOUR_NAMES = {
+    "red": pgettext_lazy("gear colour", "red"),
+    "blue": pgettext_lazy("gear colour", "blue"),
+    "green": pgettext_lazy("gear colour", "green"),
+    "yellow": pgettext_lazy("gear colour", "yellow"),
+    "purple": pgettext_lazy("gear colour", "purple"),
+    "orange": pgettext_lazy("gear colour", "orange"),
+    "black": pgettext_lazy("gear colour", "black"),
+    "white": pgettext_lazy("gear colour", "white"),
+}
+
+
+@register.filter
+def colour_name(colour: str) -> str:
+    """`{{ colour|colour_name }}`: a robot's or gear's colour as the reader says it."""
+    return str(COLOUR_NAMES.get(colour, colour))
+
+
+@functools.lru_cache(maxsize=256)
+def _gear_html(colour: str, language: str | None) -> str:
+    """One gear in one language (the caller's: the cache is keyed by it)."""
+    name = str(COLOUR_NAMES.get(colour, colour))
+    return get_template("games/_gear.html").render({"g": colour, "name": name})
 
 
 # How long a game's fragment as all its spectators see it is kept (games/views/game.py,

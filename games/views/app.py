@@ -14,6 +14,8 @@ from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
+from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import cache_control
 from django.views.decorators.http import require_GET
 
@@ -42,7 +44,8 @@ def manifest(request: HttpRequest) -> JsonResponse:
         "id": "/",
         "name": "Geartable",
         "short_name": "Geartable",
-        "description": "Play Geared and Out of Gears with friends, one move at a time.",
+        "description": _("Play Geared and Out of Gears with friends, one move at a time."),
+        "lang": translation.get_language(),
         "start_url": reverse("my_games"),
         "scope": "/",
         "display": "standalone",

@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from games import errors
@@ -56,11 +57,11 @@ def chat(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def chat_report(request: HttpRequest, game_id: int, message_id: int) -> HttpResponse:
     if not ChatMessage.objects.filter(pk=message_id, game_id=game_id).exists():
-        raise Http404("There is no such message.")
+        raise Http404(_("There is no such message."))
     try:
         moderation.report_message(request.user, message_id, request.POST.get("reason", ""))
     except errors.GameError as exc:
         if exc.status == 404:
             raise Http404(exc.message) from None
         return _chat_response(request, game_id, error=exc.message, status=exc.status)
-    return _chat_response(request, game_id, notice="Thank you: a moderator will look at it.")
+    return _chat_response(request, game_id, notice=_("Thank you: a moderator will look at it."))

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 
 from games import errors
 from games.models import Game
@@ -39,11 +40,11 @@ def visible_game(
     else:
         game = Game.objects.with_table(game_id)
     if game is None:
-        raise Http404("There is no such game.")
+        raise Http404(_("There is no such game."))
     _user_from_seats(request, game)
     if access.may_read_game(game, request.user, token):
         return game
-    raise Http404("There is no such game.")
+    raise Http404(_("There is no such game."))
 
 
 def ranking_and_places(result: dict) -> tuple[list[str], dict[str, int]]:

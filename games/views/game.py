@@ -14,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.http import urlencode
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 from django_htmx.http import HttpResponseStopPolling
 
@@ -297,7 +298,7 @@ def poll(request: HttpRequest, game_id: int) -> HttpResponse:
     # the session; the same answer as the event stream's (games/reads/access.py).
     reader = access.game_reader(request, game_id)
     if reader is None:
-        raise Http404("There is no such game.")
+        raise Http404(_("There is no such game."))
     # A player with the page in view is watching: no "your turn" e-mail (a hidden tab says h=1).
     in_view = reader.status == Status.ACTIVE and request.GET.get("h") != "1"
     if reader.by_key:
@@ -382,7 +383,7 @@ def move(request: HttpRequest, game_id: int) -> HttpResponse:
     try:
         raw = request.POST.get("action", "")
     except RequestDataTooBig:
-        return HttpResponse("That request is too large.", status=400)
+        return HttpResponse(_("That request is too large."), status=400)
     try:
         action = json.loads(raw)
     except (ValueError, TypeError, RecursionError):  # RecursionError: nesting thousands deep
@@ -438,7 +439,7 @@ def next_game(request: HttpRequest) -> HttpResponse:
         .first()
     )
     if found is None:
-        messages.info(request, "No other game is waiting for you.")
+        messages.info(request, _("No other game is waiting for you."))
         return redirect("my_games")
     return redirect("game", found)
 

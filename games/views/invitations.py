@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
@@ -28,15 +29,15 @@ def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
     GET shows the table with a Join button, and changes nothing (a link on any other site, or
     a mail scanner, must not seat anyone); only that button's POST takes the seat."""
     if not Invitation.objects.filter(token=token).exists():
-        raise Http404("This invitation link is not valid.")
+        raise Http404(_("This invitation link is not valid."))
     here = reverse("accept_invitation", args=[token])
     if not request.user.is_authenticated:
-        messages.info(request, "Sign up or log in to take your seat.")
+        messages.info(request, _("Sign up or log in to take your seat."))
         return redirect(f"{reverse('account_signup')}?next={here}")
     if request.method == "POST":
         robots = posted_robots(request)
         if robots is None:
-            return bad_request(request, "Robots are numbered 1 to 8.")
+            return bad_request(request, _("Robots are numbered 1 to 8."))
         try:
             game = tables.accept_email_invitation(request.user, token, robots=robots)
         except errors.GameError as exc:
@@ -53,9 +54,9 @@ def accept_invitation(request: HttpRequest, token: str) -> HttpResponse:
     if game.status != Status.OPEN:
         messages.error(
             request,
-            "This game has already started."
+            _("This game has already started.")
             if game.is_active
-            else "This table is no longer waiting for players.",
+            else _("This table is no longer waiting for players."),
         )
         return redirect("my_games")
     context = {
@@ -79,7 +80,7 @@ def decline_invitation(request: HttpRequest, token: str) -> HttpResponse:
     # An e-mail invitation, even once taken by a player (its row then names them).
     invitation = Invitation.objects.filter(token=token, via=Invitation.Via.EMAIL).first()
     if invitation is None:
-        raise Http404("This invitation link is not valid.")
+        raise Http404(_("This invitation link is not valid."))
     done = request.method == "POST"
     if done:  # this table's invitation declined too, and the address never invited again
         tables.decline_invitation(invitation, never_again=True)

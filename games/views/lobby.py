@@ -12,6 +12,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
@@ -126,7 +127,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
     ticks those players in the new table form's invite box."""
     ticked = _names(request.GET.get("with", "")[:2000].split(","))
     if ticked is None:
-        return bad_request(request, f"Invite at most {INVITES_MAX} players at once.")
+        return bad_request(
+            request, _("Invite at most %(count)s players at once.") % {"count": INVITES_MAX}
+        )
     return _render_lobby(request, NewGameForm(), ticked=ticked)
 
 
@@ -136,7 +139,9 @@ def create(request: HttpRequest) -> HttpResponse:
     form = NewGameForm(request.POST)
     invites = _names(request.POST.getlist("invite"))
     if invites is None:
-        return bad_request(request, f"Invite at most {INVITES_MAX} players at once.")
+        return bad_request(
+            request, _("Invite at most %(count)s players at once.") % {"count": INVITES_MAX}
+        )
     if form.is_valid():
         try:
             game = tables.create_game(request.user, form.spec())
@@ -157,8 +162,10 @@ def _send_invitations(request: HttpRequest, game: Game, names: list[str]) -> Non
         try:
             invitation = tables.invite(request.user, game.pk, name)
         except errors.GameError as exc:
-            messages.error(request, f"{name}: {exc.message}")
+            messages.error(
+                request, _("%(name)s: %(refusal)s") % {"name": name, "refusal": exc.message}
+            )
         else:
             sent.append(invitation.user.name if invitation.user else name)
     if sent:
-        messages.success(request, f"Invitation sent to {', '.join(sent)}.")
+        messages.success(request, _("Invitation sent to %(names)s.") % {"names": ", ".join(sent)})

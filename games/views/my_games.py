@@ -14,6 +14,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.utils import timezone, translation
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from games import engines
@@ -145,7 +146,8 @@ def _decorate(seats: list[Seat]) -> list[Seat]:
     for seat in seats:
         game = seat.game
         table = seat.table
-        names = {s.seat_id: "You" if s.pk == seat.pk else s.name for s in table if s.position}
+        you = _("You")
+        names = {s.seat_id: you if s.pk == seat.pk else s.name for s in table if s.position}
         seat.others = [other for other in table if other.pk != seat.pk]
         seat.news = max(0, game.version - seat.seen_version) if seat.seen_version else 0
         if game.status == Status.ACTIVE:
@@ -180,8 +182,8 @@ def _outcome(seat: Seat) -> str:
     result = seat.game.result or {}
     winners = result.get("winners", [])
     if seat.seat_id in winners:
-        return "Won" if len(winners) == 1 else "Shared win"
-    return "Lost"
+        return _("Won") if len(winners) == 1 else _("Shared win")
+    return _("Lost")
 
 
 def _standing(seat: Seat) -> str:
@@ -191,4 +193,8 @@ def _standing(seat: Seat) -> str:
     if seat.seat_id not in places:
         return ""
     points = result.get("scores", {}).get(seat.seat_id, 0)
-    return f"{ordinal(places[seat.seat_id])} of {len(ranking)} · {points} pts"
+    return _("%(place)s of %(players)s · %(points)s pts") % {
+        "place": ordinal(places[seat.seat_id]),
+        "players": len(ranking),
+        "points": points,
+    }

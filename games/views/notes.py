@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import errors
@@ -23,13 +24,13 @@ def save_note(request: HttpRequest, game_id: int) -> HttpResponse:
     game = visible_game(request, game_id, token=request.GET.get("token"))
     seat = seating.seat_of(game, request.user)
     if seat is None:
-        return _answer(request, game, "Only the game's players keep notes on it.", status=403)
+        return _answer(request, game, _("Only the game's players keep notes on it."), status=403)
     try:
         raw = request.POST.get("text")
     except RequestDataTooBig:
-        return _answer(request, game, "That request is too large.", status=400)
+        return _answer(request, game, _("That request is too large."), status=400)
     if raw is None:
-        return _answer(request, game, "The note's text is missing.", status=400)
+        return _answer(request, game, _("The note's text is missing."), status=400)
     try:
         notes.save_note(game, request.user, raw)
     except errors.GameError as exc:
@@ -44,7 +45,7 @@ def _answer(request: HttpRequest, game, error: str, *, status: int) -> HttpRespo
         if error:
             messages.error(request, error)
         else:
-            messages.success(request, "Your notes are saved.")
+            messages.success(request, _("Your notes are saved."))
         return redirect(game.get_absolute_url() + "#notes")
     return render(
         request,

@@ -9,6 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.http import urlencode
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_POST
 
 from accounts.models import User
@@ -29,7 +30,7 @@ def _player_or_404(username: str, follower=None) -> User:
     # No first(): its ORDER BY is compiled at a cost, and a username names one account.
     user = next(iter(found[:1]), None)
     if user is None:
-        raise Http404("There is no such player.")
+        raise Http404(_("There is no such player."))
     return user
 
 
@@ -43,7 +44,9 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
     raw = request.GET.get("page", "1")
     page = int(raw) if raw.isascii() and raw.isdigit() and len(raw) < 6 else 0
     if not 1 <= page <= players.LAST_PAGE:
-        return bad_request(request, f"A page is a number from 1 to {players.LAST_PAGE}.")
+        return bad_request(
+            request, _("A page is a number from 1 to %(last)s.") % {"last": players.LAST_PAGE}
+        )
     games, more = players.recent_games(user, request.user, page)
     me = request.user.is_authenticated and request.user.pk == user.pk
     flags = {
@@ -62,7 +65,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
 @require_GET
 def bot(request: HttpRequest, bot: str) -> HttpResponse:
     if bot not in BotKind.values:
-        raise Http404("There is no such bot.")
+        raise Http404(_("There is no such bot."))
     name = BotKind(bot).label
     return _render(request, name, ratings.player_stats(bot=bot), is_bot=True)
 
@@ -84,15 +87,15 @@ def follow(request: HttpRequest, username: str) -> HttpResponse:
     list (the session says who; nothing posted can name a follower)."""
     user = _player_or_404(username)
     if user.pk == request.user.pk:
-        return bad_request(request, "You cannot follow yourself.")
+        return bad_request(request, _("You cannot follow yourself."))
     back = user.get_absolute_url()
     if request.POST.get("unfollow"):
         follows.unfollow(request.user, user)
-        messages.success(request, f"You no longer follow {user.name}.")
+        messages.success(request, _("You no longer follow %(name)s.") % {"name": user.name})
         return redirect(back)
     try:
         follows.follow(request.user, user)
     except GameError as exc:
         return answer_error(request, exc, back)
-    messages.success(request, f"You follow {user.name}. They are not told.")
+    messages.success(request, _("You follow %(name)s. They are not told.") % {"name": user.name})
     return redirect(back)

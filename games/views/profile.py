@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import translation
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
@@ -27,7 +28,7 @@ def profile(request: HttpRequest) -> HttpResponse:
         user = form.save()
         remember_time_zone(request, user)
         translation.activate(user.language)  # the saved message in the chosen language
-        messages.success(request, "Your profile is saved.")
+        messages.success(request, _("Your profile is saved."))
         return redirect("profile")
     return _profile_page(request, form)
 
@@ -76,7 +77,7 @@ def create_token(request: HttpRequest) -> HttpResponse:
 def revoke_token(request: HttpRequest, token_id: int) -> HttpResponse:
     """The profile's revoke button: one of the player's own tokens (another's: nothing)."""
     if tokens.revoke(request.user, token_id):
-        messages.success(request, "That token is revoked: it opens nothing any more.")
+        messages.success(request, _("That token is revoked: it opens nothing any more."))
     return redirect("profile")
 
 
@@ -97,8 +98,11 @@ def make_bot(request: HttpRequest) -> HttpResponse:
         else:
             messages.success(
                 request,
-                f"This account is now a bot by {bot.bot_owner_id}: make it a token with the "
-                "scope “bot” below, and let your program play through the API.",
+                _(
+                    "This account is now a bot by %(owner)s: make it a token with the scope “bot” "
+                    "below, and let your program play through the API."
+                )
+                % {"owner": bot.bot_owner_id},
             )
             return redirect("profile")
     else:

@@ -10,6 +10,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.request import RawPostDataException
 from django.shortcuts import redirect
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games.notifications import devices
@@ -42,7 +43,7 @@ def _json(request: HttpRequest) -> object:
 def subscribe(request: HttpRequest) -> JsonResponse:
     """Store this device's subscription: 201 with its id, or 400 with why (nothing stored)."""
     if not devices.enabled():
-        return _refuse("Notifications on devices are not set up on this site.", 404)
+        return _refuse(_("Notifications on devices are not set up on this site."), 404)
     try:
         keys = devices.parse(_json(request))
         row = devices.subscribe(request.user, keys, request.headers.get("User-Agent", ""))
@@ -69,5 +70,5 @@ def unsubscribe(request: HttpRequest) -> JsonResponse:
 def remove_device(request: HttpRequest, device_id: int) -> HttpResponse:
     """The profile's remove button: one of the player's own devices (another's: nothing)."""
     if devices.unsubscribe(request.user, pk=device_id):
-        messages.success(request, "That device gets no more notifications.")
+        messages.success(request, _("That device gets no more notifications."))
     return redirect("profile")

@@ -11,6 +11,7 @@ from django.core.exceptions import RequestDataTooBig
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET, require_http_methods
 
 from games import errors
@@ -48,7 +49,7 @@ def import_record(request: HttpRequest) -> HttpResponse:
                 upload.read(records.max_bytes() + 1) if upload else request.POST.get("record", "")
             )
             if not text.strip():
-                raise errors.GameError("Choose a record file or paste one.")
+                raise errors.GameError(_("Choose a record file or paste one."))
             game = record_import.import_record(request.user, text)
         except RequestDataTooBig:
             error, status = records.size_message(), 413
@@ -80,7 +81,7 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
     htmx's history restore (Back, with no snapshot kept) gets the whole page."""
     game = visible_game(request, game_id, token=request.GET.get("token"))
     if not game.is_over or not game.state:
-        raise Http404("A game can be replayed once it is over.")
+        raise Http404(_("A game can be replayed once it is over."))
     moves = replay.moves_of(game)
     try:
         step = min(max(int(request.GET.get("step", 0)), 0), len(moves))
@@ -109,10 +110,10 @@ def _jumps(step: int, steps: int) -> list[dict]:
     to the same step, one link, the first of this list: so at step 0 of 10 the bar says "End",
     not "10 ▶" (a player looks for the end by its name)."""
     marks = [
-        (0, "Start", "start"),
-        (step - 1, "◀ Previous", "prev"),
-        (step + 1, "Next ▶", "next"),
-        (steps, "End", "end"),
+        (0, _("Start"), "start"),
+        (step - 1, "◀ " + _("Previous"), "prev"),
+        (step + 1, _("Next") + " ▶", "next"),
+        (steps, _("End"), "end"),
         (step - 10, f"◀ {step - 10}", ""),
         (step + 10, f"{step + 10} ▶", ""),
     ]

@@ -27,7 +27,7 @@ def rules(request: HttpRequest) -> HttpResponse:
 @require_GET
 def rules_game(request: HttpRequest, game: str) -> HttpResponse:
     if game not in GAMES:
-        raise Http404("No such game")
+        raise Http404(_("No such game"))
     # The rules text is ours (games/rules/*.md), rendered by markdown: rules_sections marks it
     # safe. The quick start first (issue 27.10), then the rules, one collapsed section each.
     opening, sections = rules_sections(game)

@@ -8,6 +8,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.urls import reverse
 from django.utils.http import urlencode
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from games import errors
@@ -34,7 +35,7 @@ def _lobby_action(request: HttpRequest, game_id: int, fn, success: str | None = 
 def join(request: HttpRequest, game_id: int) -> HttpResponse:
     robots = posted_robots(request)
     if robots is None:
-        return bad_request(request, "Robots are numbered 1 to 8.")
+        return bad_request(request, _("Robots are numbered 1 to 8."))
     token = request.POST.get("token") or None
     result = _lobby_action(
         request,
@@ -51,7 +52,7 @@ def join(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 def leave(request: HttpRequest, game_id: int) -> HttpResponse:
     result = _lobby_action(
-        request, game_id, lambda: tables.leave_game(request.user, game_id), "You left the game."
+        request, game_id, lambda: tables.leave_game(request.user, game_id), _("You left the game.")
     )
     return result if isinstance(result, HttpResponse) else redirect("my_games")
 
@@ -73,7 +74,9 @@ def decline(request: HttpRequest, game_id: int) -> HttpResponse:
     result = _lobby_action(request, game_id, do)
     if isinstance(result, HttpResponse):
         return result
-    messages.success(request, f"You declined {result.inviter.name}’s invitation.")
+    messages.success(
+        request, _("You declined %(name)s’s invitation.") % {"name": result.inviter.name}
+    )
     return redirect("my_games")
 
 
@@ -92,7 +95,7 @@ def invite(request: HttpRequest, game_id: int) -> HttpResponse:
         request,
         game_id,
         lambda: tables.invite(request.user, game_id, who),
-        f"Invitation sent to {who.strip()}.",
+        _("Invitation sent to %(names)s.") % {"names": who.strip()},
     )
     return result if isinstance(result, HttpResponse) else redirect("game", game_id)
 
@@ -112,6 +115,6 @@ def resign(request: HttpRequest, game_id: int) -> HttpResponse:
         request,
         game_id,
         lambda: deadlines.resign(request.user, game_id),
-        "You resigned; a bot plays your seat from now on.",
+        _("You resigned; a bot plays your seat from now on."),
     )
     return result if isinstance(result, HttpResponse) else redirect("game", game_id)

@@ -6,12 +6,14 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.models import User
 from games import vacation_dates as rules
 from games.actions import time_off  # what a vacation does to games
 from games.forms import ProfileForm, VacationForm
+from games.reads import dates
 
 
 def vacation_context(user: User, form: VacationForm | None = None, error: str = "") -> dict:
@@ -47,13 +49,13 @@ def vacation(request: HttpRequest) -> HttpResponse:
                     raise rules.VacationError(form.errors["until"][0])
                 until = form.cleaned_data["until"]
                 time_off.take(user, until)
-                back = f"{until.day} {until:%b %Y}"
-                messages.success(request, f"You are away until {back}: your games wait for you.")
+                said = _("You are away until %(date)s: your games wait for you.")
+                messages.success(request, said % {"date": dates.day(until)})
             case "end":
                 time_off.come_back(user)
-                messages.success(request, "Welcome back: your games' deadlines run again.")
+                messages.success(request, _("Welcome back: your games' deadlines run again."))
             case _:
-                raise rules.VacationError("Choose to set a vacation or to end it.")
+                raise rules.VacationError(_("Choose to set a vacation or to end it."))
     except rules.VacationError as exc:
         user.refresh_from_db()
         context = {
