@@ -52,7 +52,15 @@ gettext-deps:
 locale/%.mo: locale/%.po | gettext-deps
 	msgfmt --check-format --output-file=$@ $<
 
-catalogs: $(CATALOGS)
+# The JavaScript catalogs (gettext() in static/js): Django's JavaScriptCatalog of each offered
+# language written as a static file, static/js/i18n/<lang>.js (not in git), for the frame's
+# <script> (templates/_js_catalog.html): a file, as the Content-Security-Policy allows no other.
+JS_CATALOGS := static/js/i18n/.built
+$(JS_CATALOGS): $(CATALOGS) config/settings.py games/management/commands/js_catalogs.py | $(VENV)/.runtime
+	DEBUG=true $(PY) manage.py js_catalogs
+	@touch $@
+
+catalogs: $(CATALOGS) $(JS_CATALOGS)
 
 # After marking strings: extract them again into every language's catalog (then translate the
 # new entries; a test fails while any is untranslated or fuzzy).

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core import signing
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods
 
@@ -12,10 +13,10 @@ from accounts.models import User
 from games.notifications.unsubscribe import read_unsubscribe_token
 
 PREFERENCE_LABELS = {
-    "notify_turn": "e-mails about your turns",
-    "email_game_over": "e-mails when a game ends",
-    "notify_reminder": "deadline reminders",
-    "notify_invitation": "e-mails when a player invites you",
+    "notify_turn": _("e-mails about your turns"),
+    "email_game_over": _("e-mails when a game ends"),
+    "notify_reminder": _("deadline reminders"),
+    "notify_invitation": _("e-mails when a player invites you"),
 }
 
 
