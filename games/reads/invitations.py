@@ -21,7 +21,7 @@ from datetime import timedelta
 
 from django.db.models import Q
 from django.utils import timezone
-from django.utils.translation import gettext
+from django.utils.translation import gettext as _
 
 from accounts.models import EmailSuppression, User
 from games.errors import NotFound
@@ -50,7 +50,7 @@ def inviter_name(inviter: User, *, to_player: bool) -> str:
     username = "" if looks_like_a_link(inviter.username) else inviter.username
     display = inviter.display_name
     if not to_player or not display or display == inviter.username or looks_like_a_link(display):
-        return username or gettext("A player on Geartable")
+        return username or _("A player on Geartable")
     return f"“{display}” ({username})" if username else f"“{display}”"
 
 
@@ -186,7 +186,7 @@ def on_the_table(game: Game, viewer: User) -> list[dict]:
 
 def _masked(address: str) -> str:
     """The domain of an address another player typed in, not its owner ("c…@example.com")."""
-    local, _, domain = address.rpartition("@")
+    local, _at, domain = address.rpartition("@")
     return f"{local[:1]}…@{domain}"
 
 
