@@ -52,7 +52,17 @@ gettext-deps:
 locale/%.mo: locale/%.po | gettext-deps
 	msgfmt --check-format --output-file=$@ $<
 
-catalogs: $(CATALOGS)
+# The JavaScript catalogs (gettext() in static/js): Django's JavaScriptCatalog of each offered
+# language written as a static file, static/js/i18n/<lang>.js (not in git), for the frame's
+# <script> (templates/_js_catalog.html): a file, as the Content-Security-Policy allows no other.
+# Before collectstatic in production. By the venv's Python (make run, make test build it
+# first), else $(PYTHON) (a production host that installed the requirements its own way).
+JS_CATALOGS := static/js/i18n/.built
+$(JS_CATALOGS): $(CATALOGS) config/settings.py games/management/commands/js_catalogs.py
+	DEBUG=true $$(test -x $(PY) && echo $(PY) || echo $(PYTHON)) manage.py js_catalogs
+	@touch $@
+
+catalogs: $(CATALOGS) $(JS_CATALOGS)
 
 # After marking strings: extract them again into every language's catalog (then translate the
 # new entries; a test fails while any is untranslated or fuzzy).

@@ -17,12 +17,15 @@ from __future__ import annotations
 from django.db import transaction
 from django.http import HttpRequest
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_noop
 
 from accounts import logins
 from accounts.game_side import game_side
 from accounts.models import User
 
-LOCKED = "Too many wrong passwords: try again in a few minutes."
+LOCKED = gettext_noop(
+    "Too many wrong passwords: try again in a few minutes."
+)  # translated when said
 
 
 class BotError(Exception):
@@ -36,13 +39,13 @@ class BotError(Exception):
 def why_not(account: User) -> str:
     """Why this account cannot become a bot, or "" if it can (before any owner is named)."""
     if account.is_bot:
-        return "This account is already a bot."
+        return gettext("This account is already a bot.")
     if account.is_staff or account.is_superuser:
-        return "A moderator's account cannot be a bot."
+        return gettext("A moderator's account cannot be a bot.")
     if account.is_suspended:
-        return "A suspended account cannot become a bot."
+        return gettext("A suspended account cannot become a bot.")
     if game_side().has_played(account):
-        return (
+        return gettext(
             "This account has sat at a table: its games and rating are a person's, so it "
             "cannot become a bot."
         )
@@ -78,13 +81,16 @@ def mark_as_bot(
         name = (owner_username or "").strip()
         owner = User.objects.filter(username__iexact=name, is_active=True).first() if name else None
         if owner is None or owner.pk == account.pk or owner.is_bot:
-            raise BotError("Name the player who runs this bot: your own account, not a bot.")
+            raise BotError(
+                gettext("Name the player who runs this bot: your own account, not a bot.")
+            )
         try:
             proven = logins.check_password(request, owner, owner_password)
         except logins.Locked:
-            raise BotError(LOCKED, status=429) from None
+            raise BotError(gettext(LOCKED), status=429) from None
         if not proven:
-            raise BotError(f"That is not the password of {owner.username}.", status=403)
+            message = gettext("That is not the password of %(username)s.")
+            raise BotError(message % {"username": owner.username}, status=403)
         account.is_bot, account.bot_owner, account.bot_since = True, owner, timezone.now()
         account.save(update_fields=["is_bot", "bot_owner", "bot_since"])
     return account

@@ -1,5 +1,7 @@
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from accounts import tokens
 from accounts.models import TIME_ZONES, ApiToken, User
@@ -46,6 +48,19 @@ REGIONS = [
     "Indian",
     "Pacific",
 ]
+# The regions' names as the lists show them (the zones' own names are the tz database's).
+REGION_NAMES = {
+    "Africa": _("Africa"),
+    "America": _("America"),
+    "Antarctica": _("Antarctica"),
+    "Arctic": _("Arctic"),
+    "Asia": _("Asia"),
+    "Atlantic": _("Atlantic"),
+    "Australia": _("Australia"),
+    "Europe": _("Europe"),
+    "Indian": _("Indian"),
+    "Pacific": _("Pacific"),
+}
 
 
 def _label(zone: str) -> str:
@@ -57,25 +72,26 @@ def time_zone_choices(current: str = "") -> list:
     kept in it, so that saving a profile never changes a zone nobody touched."""
     allowed = set(TIME_ZONES)
     common = [z for z in COMMON_ZONES if z in allowed]
-    groups: list = [("Common", [(z, _label(z)) for z in common])]
+    groups: list = [(pgettext_lazy("time zones", "Common"), [(z, _label(z)) for z in common])]
     offered = set(common)
     for region in REGIONS:
         zones = [z for z in TIME_ZONES if z.startswith(region + "/") and z not in offered]
         offered.update(zones)
         # "America / Argentina / Buenos Aires" reads "Argentina / Buenos Aires" under America
-        groups.append((region, [(z, _label(z.split("/", 1)[1])) for z in zones]))
+        named = REGION_NAMES.get(region, region)
+        groups.append((named, [(z, _label(z.split("/", 1)[1])) for z in zones]))
     if current and current in allowed and current not in offered:
-        groups.append(("Other", [(current, _label(current))]))
+        groups.append((pgettext_lazy("time zones", "Other"), [(current, _label(current))]))
     return groups
 
 
 def time_zone_field(current: str = "", *, guess: bool = False) -> forms.ChoiceField:
     attrs = {"data-guess-time-zone": ""} if guess else {}
     return forms.ChoiceField(
-        label="Time zone",
+        label=_("Time zone"),
         choices=time_zone_choices(current),
         initial=current or "UTC",
-        help_text="Deadlines and times are shown in it.",
+        help_text=_("Deadlines and times are shown in it."),
         widget=forms.Select(attrs=attrs),
     )
 
@@ -96,15 +112,17 @@ class TokenForm(forms.Form):
     """The profile's "new API token" form; accounts/tokens.py checks the rest. `bot` is offered
     to a bot account only (and `play` only to a person's)."""
 
-    name = forms.CharField(max_length=60, help_text="What it is for, e.g. “my bot”.")
+    name = forms.CharField(
+        label=_("Name"), max_length=60, help_text=_("What it is for, e.g. “my bot”.")
+    )
     scopes = forms.MultipleChoiceField(
-        label="It may",
+        label=_("It may"),
         choices=[(s.value, s.label) for s in tokens.OFFERED_SCOPES],
         widget=forms.CheckboxSelectMultiple,
         initial=[ApiToken.Scope.READ],
     )
     days = forms.TypedChoiceField(
-        label="Expires after",
+        label=_("Expires after"),
         choices=list(tokens.EXPIRY_DAYS.items()),
         coerce=int,
         initial=90,
@@ -123,18 +141,20 @@ class BotForm(forms.Form):
     """The profile's "make this account a bot" form (accounts/bots.py checks the rest)."""
 
     owner = forms.CharField(
-        label="Your own account's username",
+        label=_("Your own account's username"),
         max_length=150,
-        help_text="The person who runs this bot: shown as “a bot by …” wherever it plays.",
+        help_text=_("The person who runs this bot: shown as “a bot by …” wherever it plays."),
     )
     password = forms.CharField(
-        label="That account's password",
+        label=_("That account's password"),
         max_length=128,
         strip=False,
         widget=forms.PasswordInput(attrs={"autocomplete": "off"}),
-        help_text="To prove the bot is yours.",
+        help_text=_("To prove the bot is yours."),
     )
     confirm = forms.BooleanField(
-        label="I understand: this account becomes a bot for good, and cannot play by hand again.",
-        error_messages={"required": "Tick the box to say you understand it is for good."},
+        label=_(
+            "I understand: this account becomes a bot for good, and cannot play by hand again."
+        ),
+        error_messages={"required": _("Tick the box to say you understand it is for good.")},
     )

@@ -24,7 +24,9 @@ def new_mail_key() -> str:
 
 class User(AbstractUser):
     display_name = models.CharField(
-        max_length=40, blank=True, help_text="How other players see you. Defaults to your username."
+        max_length=40,
+        blank=True,
+        help_text=_("How other players see you. Defaults to your username."),
     )
     # The names' skeletons (accounts/names.py: what a reader takes them for), kept by a signal,
     # so that a look-alike of another player's name is found by index.
@@ -40,47 +42,57 @@ class User(AbstractUser):
     # Which channel for which kind (docs/notifications.md; the profile's grid): e-mail
     # (notify_turn, email_game_over, notify_invitation, notify_reminder) and push (push_*).
     notify_turn = models.BooleanField(
-        "E-mail for your turn",
+        _("E-mail for your turn"),
         default=True,
-        help_text="Also for a resolved Out of Gears turn.",
+        help_text=_("Also for a resolved Out of Gears turn."),
     )
-    email_game_over = models.BooleanField("E-mail for game over", default=True)
-    push_turn = models.BooleanField("Push for your turn", default=True)
-    push_game_over = models.BooleanField("Push for game over", default=True)
-    push_invitation = models.BooleanField("Push for invitations and rematch offers", default=True)
-    push_reminder = models.BooleanField("Push for deadline reminders", default=True)
+    email_game_over = models.BooleanField(_("E-mail for game over"), default=True)
+    push_turn = models.BooleanField(_("Push for your turn"), default=True)
+    push_game_over = models.BooleanField(_("Push for game over"), default=True)
+    push_invitation = models.BooleanField(
+        _("Push for invitations and rematch offers"), default=True
+    )
+    push_reminder = models.BooleanField(_("Push for deadline reminders"), default=True)
     email_digest = models.BooleanField(
-        "One e-mail a day instead",
+        _("One e-mail a day instead"),
         default=False,
-        help_text="Instead of an e-mail at each turn: one a day, listing every game that waits "
-        "for you (as correspondence players like it).",
+        help_text=_(
+            "Instead of an e-mail at each turn: one a day, listing every game that waits "
+            "for you (as correspondence players like it)."
+        ),
     )
     email_with_push = models.BooleanField(
-        "E-mail me even when my device was notified",
+        _("E-mail me even when my device was notified"),
         default=False,
-        help_text="Off: a turn e-mail comes only when no notification reached any of your devices.",
+        help_text=_(
+            "Off: a turn e-mail comes only when no notification reached any of your devices."
+        ),
     )
     notify_reminder = models.BooleanField(
-        "E-mail for deadline reminders",
+        _("E-mail for deadline reminders"),
         default=True,
-        help_text="Once, when most of the time for a turn is gone.",
+        help_text=_("Once, when most of the time for a turn is gone."),
     )
     notify_invitation = models.BooleanField(
-        "E-mail for invitations and rematch offers",
+        _("E-mail for invitations and rematch offers"),
         default=True,
-        help_text="The invitation waits on your games page either way.",
+        help_text=_("The invitation waits on your games page either way."),
     )
     only_known_inviters = models.BooleanField(
-        "Only players I have played with may invite me",
+        _("Only players I have played with may invite me"),
         default=False,
-        help_text="Anyone else is told that you take invitations only from people you have "
-        "played with, and an invitation to your address from them sends no e-mail.",
+        help_text=_(
+            "Anyone else is told that you take invitations only from people you have "
+            "played with, and an invitation to your address from them sends no e-mail."
+        ),
     )
     turn_sound = models.BooleanField(
-        "Play a sound when a game starts waiting for me",
+        _("Play a sound when a game starts waiting for me"),
         default=False,
-        help_text="A short chime in an open tab of the site, when it becomes your turn (never "
-        "when a page opens).",
+        help_text=_(
+            "A short chime in an open tab of the site, when it becomes your turn (never "
+            "when a page opens)."
+        ),
     )
 
     mail_key = models.CharField(
@@ -88,12 +100,12 @@ class User(AbstractUser):
         unique=True,
         default=new_mail_key,
         editable=False,
-        help_text="Names the user in e-mail links instead of their id.",
+        help_text=_("Names the user in e-mail links instead of their id."),
     )
 
     suspended = models.BooleanField(default=False)
     suspended_until = models.DateTimeField(
-        null=True, blank=True, help_text="Empty: until a moderator lifts it."
+        null=True, blank=True, help_text=_("Empty: until a moderator lifts it.")
     )
     suspension_reason = models.CharField(max_length=500, blank=True)
 
@@ -107,7 +119,7 @@ class User(AbstractUser):
     # runs it (accounts/bots.py), it plays only through the API with a `bot` token. The owner
     # is kept by username (`to_field`), so that "a bot by fay" is shown wherever the bot's name
     # is without reading the owner's row (no join on any page; usernames are not renamed).
-    is_bot = models.BooleanField("Bot account", default=False, editable=False)
+    is_bot = models.BooleanField(_("Bot account"), default=False, editable=False)
     bot_owner = models.ForeignKey(
         "self",
         to_field="username",
@@ -117,7 +129,7 @@ class User(AbstractUser):
         on_delete=models.SET_NULL,
         related_name="bots",
         editable=False,
-        help_text="The player who runs this bot account and marked it.",
+        help_text=_("The player who runs this bot account and marked it."),
     )
     bot_since = models.DateTimeField(null=True, blank=True, editable=False)
 
@@ -300,12 +312,12 @@ class ApiToken(models.Model):
     the admin (accounts/tokens.py)."""
 
     class Scope(models.TextChoices):
-        READ = "read", "Read: your games, their logs and chats"
-        PLAY = "play", "Play: moves and chat messages"
-        BOT = "bot", "Bot: play as this bot account (read and play its games)"
+        READ = "read", _("Read: your games, their logs and chats")
+        PLAY = "play", _("Play: moves and chat messages")
+        BOT = "bot", _("Bot: play as this bot account (read and play its games)")
 
     user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="api_tokens")
-    name = models.CharField(max_length=60, help_text="What the token is for, in your words.")
+    name = models.CharField(max_length=60, help_text=_("What the token is for, in your words."))
     key = models.CharField(max_length=12, unique=True, editable=False)
     digest = models.CharField(max_length=64, editable=False)  # SHA-256 of the secret, hex
     scopes = models.CharField(max_length=40, help_text="Space-separated: read, play, bot.")

@@ -7,6 +7,7 @@ import unicodedata
 
 from django.core.exceptions import ValidationError
 from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
 
 from accounts.game_side import game_side
 from accounts.models import User
@@ -103,29 +104,51 @@ def _is_bot_name(key: str) -> bool:
     return re.fullmatch(rf"(?:{labels})(?: ?\d+)?|bot(?: ?\d+)?", key) is not None
 
 
+# The refusals, a whole sentence for each field that has names (Italian orders the words and
+# agrees them differently): field -> (too long, invisible, someone else's, a username, a name).
+REFUSALS = {
+    "display name": (
+        _("A display name can be at most %(max)s characters (%(length)s now)."),
+        _("A display name cannot contain control or invisible characters."),
+        _("“%(name)s” would pass for someone else: choose another display name."),
+        _("“%(name)s” is or looks like another player's username: choose another display name."),
+        "",
+    ),
+    "username": (
+        _("A username can be at most %(max)s characters (%(length)s now)."),
+        _("A username cannot contain control or invisible characters."),
+        _("“%(name)s” would pass for someone else: choose another username."),
+        _("“%(name)s” is or looks like another player's username: choose another username."),
+        _("“%(name)s” is or looks like another player's name: choose another username."),
+    ),
+    "seat name": (
+        _("A seat name can be at most %(max)s characters (%(length)s now)."),
+        _("A seat name cannot contain control or invisible characters."),
+        _("“%(name)s” would pass for someone else: choose another seat name."),
+        _("“%(name)s” is or looks like another player's username: choose another seat name."),
+        "",
+    ),
+}
+
+
 def check_name(name: str, *, user=None, field: str = "display name") -> str:
     """The tidied name, or ValidationError with a sentence. `user`: the owner (may be unsaved)."""
 
+    too_long, invisible, someone_else, a_username, a_name = REFUSALS[field]
     name = tidy(name)
     if len(name) > NAME_MAX_LENGTH:
-        raise ValidationError(
-            f"A {field} can be at most {NAME_MAX_LENGTH} characters ({len(name)} now)."
-        )
+        raise ValidationError(str(too_long) % {"max": NAME_MAX_LENGTH, "length": len(name)})
     if any(unicodedata.category(ch) in ("Cc", "Cf") for ch in name):
-        raise ValidationError(f"A {field} cannot contain control or invisible characters.")
+        raise ValidationError(str(invisible))
     key = skeleton(name)
     if key in RESERVED or _is_bot_name(key):
-        raise ValidationError(f"“{name}” would pass for someone else: choose another {field}.")
+        raise ValidationError(str(someone_else) % {"name": name})
     others = User.objects.exclude(pk=user.pk) if user is not None and user.pk else User.objects
     normal = unicodedata.normalize("NFKC", name)
     if others.filter(Q(username__iexact=normal) | Q(username_key=key)).exists():
-        raise ValidationError(
-            f"“{name}” is or looks like another player's username: choose another {field}."
-        )
+        raise ValidationError(str(a_username) % {"name": name})
     if field == "username" and (
         others.filter(Q(display_name__iexact=normal) | Q(display_key=key)).exists()
     ):
-        raise ValidationError(
-            f"“{name}” is or looks like another player's name: choose another username."
-        )
+        raise ValidationError(str(a_name) % {"name": name})
     return name

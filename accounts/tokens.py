@@ -22,6 +22,8 @@ from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import BOT_BY_HAND, ApiToken, User
 
@@ -29,7 +31,7 @@ PREFIX = "gt_"
 TOKEN_RE = re.compile(r"gt_([0-9a-f]{12})_([A-Za-z0-9_-]{43})")
 MAX_TOKENS = 20  # per user, expired ones included (revoking one frees its place)
 # The profile's choices, in days (0: never).
-EXPIRY_DAYS = {30: "30 days", 90: "90 days", 365: "A year", 0: "Never"}
+EXPIRY_DAYS = {30: _("30 days"), 90: _("90 days"), 365: _("A year"), 0: _("Never")}
 # "Last used" is written at most this often per token: not a write per request.
 LAST_USED_EVERY = timedelta(minutes=1)
 OFFERED_SCOPES = (ApiToken.Scope.READ, ApiToken.Scope.PLAY)
@@ -98,22 +100,25 @@ def create(user: User, name: str, scopes, days: int) -> NewToken:
     counts, so two requests at once cannot pass the limit together."""
     name = (name or "").strip()
     if not name:
-        raise TokenError("Give the token a name, to know it again.")
+        raise TokenError(gettext("Give the token a name, to know it again."))
     if len(name) > 60 or any(ord(ch) < 32 for ch in name):
-        raise TokenError("A token's name is at most 60 characters, without control characters.")
+        raise TokenError(
+            gettext("A token's name is at most 60 characters, without control characters.")
+        )
     scopes = set(scopes)
     if not scopes or not scopes <= set(offered_scopes(user)):
         if user.is_bot:
-            raise TokenError("Choose what the token may do: bot (play as this bot), or read.")
-        raise TokenError("Choose what the token may do: read, play, or both.")
+            raise TokenError(
+                gettext("Choose what the token may do: bot (play as this bot), or read.")
+            )
+        raise TokenError(gettext("Choose what the token may do: read, play, or both."))
     if days not in EXPIRY_DAYS:
-        raise TokenError("Choose when the token expires.")
+        raise TokenError(gettext("Choose when the token expires."))
     with transaction.atomic():
         User.objects.select_for_update().filter(pk=user.pk).first()
         if ApiToken.objects.filter(user=user).count() >= MAX_TOKENS:
-            raise TokenError(
-                f"You have {MAX_TOKENS} tokens, the most there can be: revoke one first."
-            )
+            message = gettext("You have %(count)s tokens, the most there can be: revoke one first.")
+            raise TokenError(message % {"count": MAX_TOKENS})
         key, secret = secrets.token_hex(6), secrets.token_urlsafe(32)
         row = ApiToken.objects.create(
             user=user,

@@ -13,6 +13,8 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme, urlencode
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from games import tasks
@@ -35,10 +37,10 @@ from games.reads import due
 STUCK_AFTER = timedelta(minutes=1)
 # The ages the outbox page counts waiting e-mails by.
 AGES = [
-    ("under 5 minutes", timedelta(0), timedelta(minutes=5)),
-    ("5 minutes to 1 hour", timedelta(minutes=5), timedelta(hours=1)),
-    ("1 hour to 1 day", timedelta(hours=1), timedelta(days=1)),
-    ("over a day", timedelta(days=1), None),
+    (_("under 5 minutes"), timedelta(0), timedelta(minutes=5)),
+    (_("5 minutes to 1 hour"), timedelta(minutes=5), timedelta(hours=1)),
+    (_("1 hour to 1 day"), timedelta(hours=1), timedelta(days=1)),
+    (_("over a day"), timedelta(days=1), None),
 ]
 
 
@@ -83,18 +85,18 @@ def outbox_figures() -> dict:
     now = timezone.now()
     rows = []
     models = (
-        ("Notifications", Notification),
-        ("Invitations", Invitation),
-        ("Digests", Digest),
-        ("Account e-mails", AccountMail),
-        ("Pushes to devices", Push),
+        (_("Notifications"), Notification),
+        (_("Invitations"), Invitation),
+        (_("Digests"), Digest),
+        (_("Account e-mails"), AccountMail),
+        (_("Pushes to devices"), Push),
     )
     for label, model in models:
         counts = {"pending": Q(state="pending"), "retrying": Q(state="pending", attempts__gt=0)}
         counts |= {"sending": Q(state="sending"), "failed": Q(state="failed")}
         counts["maybe_doubled"] = outbox.MAYBE_DOUBLED
         aggregates = {name: Count("pk", filter=q) for name, q in counts.items()}
-        for i, (_, young, old) in enumerate(AGES):
+        for i, (_label, young, old) in enumerate(AGES):
             age = Q(created__lte=now - young) & (Q(created__gt=now - old) if old else Q())
             aggregates[f"age{i}"] = Count("pk", filter=Q(state__in=["pending", "sending"]) & age)
         aggregates["oldest"] = Min("created", filter=Q(state__in=["pending", "sending"]))
@@ -113,7 +115,7 @@ def outbox_figures() -> dict:
     )
     return {
         "rows": rows,
-        "ages": [label for label, _, _ in AGES],
+        "ages": [label for label, _young, _old in AGES],
         "stuck": stuck,
         "problems": problems,
     }
@@ -121,17 +123,19 @@ def outbox_figures() -> dict:
 
 class OutboxActionForm(forms.Form):
     ACTIONS = [
-        ("requeue", "Send every failed e-mail again (another day of retries)"),
-        ("sweep", "Run the sweep now (re-queue everything overdue)"),
+        ("requeue", _("Send every failed e-mail again (another day of retries)")),
+        ("sweep", _("Run the sweep now (re-queue everything overdue)")),
     ]
-    action = forms.ChoiceField(choices=ACTIONS, widget=forms.RadioSelect)
-    reason = forms.CharField(max_length=500, help_text="Recorded in the moderation log.")
+    action = forms.ChoiceField(label=_("Action"), choices=ACTIONS, widget=forms.RadioSelect)
+    reason = forms.CharField(
+        label=_("Reason"), max_length=500, help_text=_("Recorded in the moderation log.")
+    )
 
 
 class GeartableAdminSite(admin.AdminSite):
-    site_header = "Geartable moderation"
-    site_title = "Geartable admin"
-    index_title = "Dashboard"
+    site_header = _("Geartable moderation")
+    site_title = _("Geartable admin")
+    index_title = _("Dashboard")
     index_template = "admin/geartable_index.html"
 
     def login(self, request, extra_context=None):
@@ -142,7 +146,7 @@ class GeartableAdminSite(admin.AdminSite):
             if self.has_permission(request):
                 return redirect(self._next(request))
             # A player's session: the admin sent them here, and a log-in page would loop.
-            message = "Your account has no access to the moderation pages."
+            message = gettext("Your account has no access to the moderation pages.")
             return render(request, "bad_request.html", {"message": message}, status=403)
         query = urlencode({REDIRECT_FIELD_NAME: self._next(request)})
         return redirect(f"{reverse('account_login')}?{query}")
@@ -172,20 +176,25 @@ class GeartableAdminSite(admin.AdminSite):
         form = OutboxActionForm(request.POST or None)
         if request.method == "POST":
             if not request.user.has_perm("games.change_notification"):
-                messages.error(request, "You may not re-queue e-mails.")
+                messages.error(request, gettext("You may not re-queue e-mails."))
             elif form.is_valid():
                 reason = form.cleaned_data["reason"]
                 if form.cleaned_data["action"] == "requeue":
                     count = moderation.requeue_emails(request.user, reason)
-                    messages.success(request, f"{count} e-mail(s) queued again.")
+                    done = ngettext(
+                        "%(count)s e-mail queued again.", "%(count)s e-mails queued again.", count
+                    )
+                    messages.success(request, done % {"count": count})
                 else:
                     moderation.record_sweep(request.user, reason)
                     report = tasks.sweep()
-                    messages.success(request, f"Sweep done: {report}.")
+                    messages.success(
+                        request, gettext("Sweep done: %(report)s.") % {"report": report}
+                    )
                 return redirect("admin:outbox")
         context = {
             **self.each_context(request),
-            "title": "Outbox: what the server still owes",
+            "title": gettext("Outbox: what the server still owes"),
             "outbox": outbox_figures(),
             "form": form,
             "grace": settings.OUTBOX_GAME_GRACE,

@@ -47,6 +47,21 @@ def pytest_configure(config):
             assert msgfmt, "GNU gettext's msgfmt is missing: make gettext-deps installs it"
             subprocess.run([msgfmt, "--check-format", f"--output-file={partial}", po], check=True)
             partial.replace(mo)
+    if config.pluginmanager.hasplugin("django"):
+        _write_js_catalogs()
+
+
+def _write_js_catalogs():
+    """The JavaScript catalogs (static/js/i18n/<lang>.js, as `make catalogs` writes them) from
+    the catalogs just compiled; a file is rewritten only when its content changed."""
+    import django
+    from django.apps import apps
+
+    if not apps.ready:
+        django.setup()
+    from games.management.commands.js_catalogs import write_catalogs
+
+    write_catalogs()
 
 
 @pytest.fixture(autouse=True)

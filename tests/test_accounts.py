@@ -218,3 +218,46 @@ def test_accounts_asks_play_of_the_game_side_which_answers_in_its_ready(monkeypa
     monkeypatch.setattr(game_side, "_answer", [])
     with pytest.raises(ImproperlyConfigured):
         check_name("Greedy bot 2")
+
+
+# --- issue 37: the account side in the player's language --------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("accept", "refusal"),
+    [
+        ("it-IT,it;q=0.9", "“bot3” sembrerebbe qualcun altro: scegli un altro nome utente."),
+        ("en", "“bot3” would pass for someone else: choose another username."),
+    ],
+    ids=["italian", "english"],
+)
+def test_a_sign_up_refusal_of_a_name_is_in_the_pages_language(client, accept, refusal):
+    """Needs the Italian catalog (this area's translations applied)."""
+    response = client.post(
+        reverse("account_signup"), SIGNUP | {"username": "bot3"}, HTTP_ACCEPT_LANGUAGE=accept
+    )
+    assert response.status_code == 200
+    assert response.context["form"].errors["username"] == [refusal]
+    assert not User.objects.filter(username="bot3").exists()
+
+
+def test_the_profiles_tokens_and_bot_forms_speak_each_players_language(alice, bob):
+    """Needs the Italian catalog (this area's translations applied)."""
+    from tests.support.games import client_for
+
+    alice.language, bob.language = "it", "en"
+    alice.save(update_fields=["language"]), bob.save(update_fields=["language"])
+    italian, english = client_for(alice), client_for(bob)
+    page = italian.get(reverse("profile")).content.decode()
+    assert "Token API" in page and "Fuso orario" in page and "Crea un token" in page
+    page = english.get(reverse("profile")).content.decode()
+    assert "API tokens" in page and "Time zone" in page and "Create a token" in page
+    named = {"name": "bell\x07", "scopes": ["read"], "days": 90}
+    refused = italian.post(reverse("token_create"), named).content.decode()
+    assert "Il nome di un token ha al massimo 60 caratteri, senza caratteri di controllo." in (
+        refused.replace("&#x27;", "'")
+    )
+    refused = italian.post(reverse("make_bot"), {"owner": "", "password": "x"})
+    assert "Spunta la casella per confermare che hai capito che è per sempre." in (
+        refused.content.decode()
+    )

@@ -12,6 +12,8 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from config.admin import stuck_after
 from games import engines, errors
@@ -29,11 +31,11 @@ from games.reads import due
 
 
 class StuckFilter(admin.SimpleListFilter):
-    title = "stuck"
+    title = _("stuck")
     parameter_name = "stuck"
 
     def lookups(self, request, model_admin):
-        return [("yes", "Owed a resolution or a bot's move for over a minute")]
+        return [("yes", _("Owed a resolution or a bot's move for over a minute"))]
 
     def queryset(self, request, queryset):
         if self.value() == "yes":
@@ -44,12 +46,13 @@ class StuckFilter(admin.SimpleListFilter):
 
 
 class StalledFilter(admin.SimpleListFilter):
-    title = "stalled"
+    title = _("stalled")
     parameter_name = "stalled"
 
     def lookups(self, request, model_admin):
         days = due.STALLED_AFTER.days
-        return [("yes", f"No time limit, waiting on a player for over {days} days")]
+        label = gettext("No time limit, waiting on a player for over %(days)s days")
+        return [("yes", label % {"days": days})]
 
     def queryset(self, request, queryset):
         if self.value() == "yes":
@@ -58,11 +61,11 @@ class StalledFilter(admin.SimpleListFilter):
 
 
 class DeadlineFilter(admin.SimpleListFilter):
-    title = "deadline"
+    title = _("deadline")
     parameter_name = "deadline"
 
     def lookups(self, request, model_admin):
-        return [("running", "Waiting on a deadline"), ("overdue", "Past its deadline")]
+        return [("running", _("Waiting on a deadline")), ("overdue", _("Past its deadline"))]
 
     def queryset(self, request, queryset):
         active = queryset.filter(status=Status.ACTIVE, deadline__isnull=False)
@@ -106,31 +109,34 @@ class ChatInline(admin.TabularInline):
     def has_add_permission(self, request, obj=None):
         return False
 
-    @admin.display(description="hide")
+    @admin.display(description=_("hide"))
     def hide_link(self, message: ChatMessage) -> str:
         return _hide_link(message)
 
 
 class ModerateForm(forms.Form):
     ACTIONS = [
-        ("abort", "Abort the game (players are told)"),
-        ("extend", "Extend the current deadline"),
-        ("replace", "Replace a seat with a bot"),
-        ("resolve", "Resolve a stuck Out of Gears turn again"),
-        ("time_limit", "Set a time limit (a game with none): the waiting turn's time starts now"),
-        ("exempt", "Exempt from vacations: deadlines run while a player is away"),
-        ("unexempt", "End the vacation exemption: deadlines wait for away players again"),
+        ("abort", _("Abort the game (players are told)")),
+        ("extend", _("Extend the current deadline")),
+        ("replace", _("Replace a seat with a bot")),
+        ("resolve", _("Resolve a stuck Out of Gears turn again")),
+        (
+            "time_limit",
+            _("Set a time limit (a game with none): the waiting turn's time starts now"),
+        ),
+        ("exempt", _("Exempt from vacations: deadlines run while a player is away")),
+        ("unexempt", _("End the vacation exemption: deadlines wait for away players again")),
     ]
     action = forms.ChoiceField(choices=ACTIONS)
     seat = forms.ModelChoiceField(queryset=Seat.objects.none(), required=False)
     hours = forms.IntegerField(min_value=1, max_value=24 * 14, initial=24, required=False)
     turn_seconds = forms.TypedChoiceField(
-        label="Time per turn",
+        label=_("Time per turn"),
         choices=[(seconds, label) for seconds, label in TURN_TIMES if seconds],
         coerce=int,
         initial=3 * 86400,
         required=False,
-        help_text="Only to set a time limit.",
+        help_text=_("Only to set a time limit."),
     )
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=2000)
 
@@ -211,20 +217,22 @@ class GameAdmin(admin.ModelAdmin):
             return [i for i in self.inlines if i is not MoveInline]
         return self.inlines
 
-    @admin.display(description="state as each player sees it")
+    @admin.display(description=_("state as each player sees it"))
     def player_views_hidden(self, game: Game) -> str:
-        return "Hidden: you play in this game. Another moderator can look at it."
+        return gettext("Hidden: you play in this game. Another moderator can look at it.")
 
-    @admin.display(description="players")
+    @admin.display(description=_("players"))
     def players(self, game: Game) -> str:
         return ", ".join(s.name for s in game.seats.all())
 
-    @admin.display(description="moderate")
+    @admin.display(description=_("moderate"))
     def moderate_link(self, game: Game) -> str:
         url = reverse("admin:games_game_moderate", args=[game.pk])
-        return format_html('<a class="button" href="{}">Moderate this game…</a>', url)
+        return format_html(
+            '<a class="button" href="{}">{}</a>', url, gettext("Moderate this game…")
+        )
 
-    @admin.display(description="state as each player sees it")
+    @admin.display(description=_("state as each player sees it"))
     def player_views(self, game: Game) -> str:
         # Only views: even here the seed and the draw order stay hidden (G19, O18).
         if not game.state:
@@ -266,7 +274,7 @@ class GameAdmin(admin.ModelAdmin):
                         moderation.extend_deadline(me, game.pk, data["hours"] or 24, data["reason"])
                     case "replace":
                         if data["seat"] is None:
-                            raise errors.GameError("Choose the seat to give to a bot.")
+                            raise errors.GameError(gettext("Choose the seat to give to a bot."))
                         moderation.replace_seat(me, data["seat"].pk, data["reason"])
                     case "time_limit":
                         seconds = data["turn_seconds"] or 3 * 86400
@@ -279,11 +287,12 @@ class GameAdmin(admin.ModelAdmin):
             except errors.GameError as exc:
                 form.add_error(None, exc.message)
             else:
-                messages.success(request, f"Done: {dict(ModerateForm.ACTIONS)[data['action']]}.")
+                done = dict(ModerateForm.ACTIONS)[data["action"]]
+                messages.success(request, gettext("Done: %(action)s.") % {"action": done})
                 return redirect("admin:games_game_change", game.pk)
         context = {
             **self.admin_site.each_context(request),
-            "title": f"Moderate {game}",
+            "title": gettext("Moderate %(game)s") % {"game": game},
             "game": game,
             "form": form,
             "opts": self.model._meta,

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from django.contrib import admin
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
 from games.actions import moderation
 from games.models import (
@@ -49,13 +51,16 @@ class NotificationAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         return False
 
-    @admin.action(description="Send the selected failed e-mails again", permissions=["change"])
+    @admin.action(description=_("Send the selected failed e-mails again"), permissions=["change"])
     def send_again(self, request, queryset):
         ids = list(queryset.values_list("pk", flat=True))
         count = moderation.requeue_emails(
             request.user, "Sent again from the e-mail list", notification_ids=ids
         )
-        self.message_user(request, f"{count} failed e-mail(s) queued again.")
+        message = ngettext(
+            "%(count)s failed e-mail queued again.", "%(count)s failed e-mails queued again.", count
+        )
+        self.message_user(request, message % {"count": count})
 
 
 @admin.register(Invitation)

@@ -10,6 +10,8 @@ from django.shortcuts import get_object_or_404, redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from games import errors
 from games.actions import moderation
@@ -23,21 +25,21 @@ from games.models import (
 def _hide_link(message: ChatMessage) -> str:
     """The way to hide a message (issue 27.8), or that it is hidden."""
     if message.hidden:
-        return "Hidden"
+        return gettext("Hidden")
     url = reverse("admin:games_chatmessage_hide", args=[message.pk])
-    return format_html('<a class="button" href="{}">Hide…</a>', url)
+    return format_html('<a class="button" href="{}">{}</a>', url, gettext("Hide…"))
 
 
 class ReportHandleForm(forms.Form):
     outcome = forms.ChoiceField(
         choices=[
-            (Report.State.HIDDEN, "Hide the message"),
-            (Report.State.DISMISSED, "Dismiss the report"),
-            (Report.State.SUSPENDED, "Suspend the author and hide the message"),
+            (Report.State.HIDDEN, _("Hide the message")),
+            (Report.State.DISMISSED, _("Dismiss the report")),
+            (Report.State.SUSPENDED, _("Suspend the author and hide the message")),
         ]
     )
     until = forms.DateTimeField(
-        required=False, help_text="End of the suspension (empty: until lifted). YYYY-MM-DD HH:MM"
+        required=False, help_text=_("End of the suspension (empty: until lifted). YYYY-MM-DD HH:MM")
     )
     reason = forms.CharField(widget=forms.Textarea(attrs={"rows": 3}), max_length=2000)
 
@@ -54,20 +56,20 @@ class ReportAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         return False
 
-    @admin.display(description="message")
+    @admin.display(description=_("message"))
     def message_text(self, report: Report) -> str:
         return report.message.text[:80]
 
-    @admin.display(description="author")
+    @admin.display(description=_("author"))
     def author(self, report: Report):
         return report.message.author
 
-    @admin.display(description="game")
+    @admin.display(description=_("game"))
     def game_link(self, report: Report) -> str:
         url = reverse("admin:games_game_change", args=[report.message.game_id])
         return format_html('<a href="{}">#{}</a>', url, report.message.game_id)
 
-    @admin.display(description="message in context")
+    @admin.display(description=_("message in context"))
     def message_in_context(self, report: Report) -> str:
         m = report.message
         around = ChatMessage.objects.filter(game_id=m.game_id).select_related("author")
@@ -88,12 +90,13 @@ class ReportAdmin(admin.ModelAdmin):
             format_html_join("", '<tr class="{}"><td>{}</td><td>{}</td><td>{}</td></tr>', rows),
         )
 
-    @admin.display(description="decide")
+    @admin.display(description=_("decide"))
     def handle(self, report: Report) -> str:
         if report.state != Report.State.OPEN:
-            return "Already handled."
+            return gettext("Already handled.")
         url = reverse("admin:games_report_handle", args=[report.pk])
-        return format_html('<a class="button" href="{}">Hide, dismiss or suspend…</a>', url)
+        label = gettext("Hide, dismiss or suspend…")
+        return format_html('<a class="button" href="{}">{}</a>', url, label)
 
     def get_urls(self):
         return [
@@ -119,11 +122,11 @@ class ReportAdmin(admin.ModelAdmin):
             except errors.GameError as exc:
                 form.add_error(None, exc.message)
             else:
-                messages.success(request, "Report handled.")
+                messages.success(request, gettext("Report handled."))
                 return redirect("admin:games_report_changelist")
         context = {
             **self.admin_site.each_context(request),
-            "title": "Handle a report",
+            "title": gettext("Handle a report"),
             "report": report,
             "context_table": self.message_in_context(report),
             "form": form,
@@ -163,7 +166,7 @@ class HideMessageForm(forms.Form):
     reason = forms.CharField(
         widget=forms.Textarea(attrs={"rows": 3}),
         max_length=2000,
-        help_text="Kept in the moderation log. Players see “message hidden by a moderator”.",
+        help_text=_("Kept in the moderation log. Players see “message hidden by a moderator”."),
     )
 
 
@@ -179,7 +182,7 @@ class ChatMessageAdmin(admin.ModelAdmin):
     def has_add_permission(self, request):
         return False
 
-    @admin.display(description="hide")
+    @admin.display(description=_("hide"))
     def hide_link(self, message: ChatMessage) -> str:
         return _hide_link(message)
 
@@ -197,7 +200,7 @@ class ChatMessageAdmin(admin.ModelAdmin):
         """Hide one message from everyone, with a reason for the moderation log (issue 27.8)."""
         message = get_object_or_404(ChatMessage.objects.select_related("author"), pk=message_id)
         if not self.has_change_permission(request, message):
-            raise PermissionDenied("Only a moderator can hide a message.")
+            raise PermissionDenied(gettext("Only a moderator can hide a message."))
         form = HideMessageForm(request.POST or None)
         if request.method == "POST" and form.is_valid():
             try:
@@ -205,11 +208,11 @@ class ChatMessageAdmin(admin.ModelAdmin):
             except errors.GameError as exc:
                 form.add_error(None, exc.message)
             else:
-                messages.success(request, "The message is hidden.")
+                messages.success(request, gettext("The message is hidden."))
                 return redirect("admin:games_chatmessage_changelist")
         context = {
             **self.admin_site.each_context(request),
-            "title": "Hide a chat message",
+            "title": gettext("Hide a chat message"),
             "message": message,
             "form": form,
             "opts": self.model._meta,

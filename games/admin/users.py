@@ -14,6 +14,8 @@ from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils import timezone
 from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts.models import EmailSuppression, PushSubscription, User, Vacation
 from games import errors
@@ -22,11 +24,11 @@ from games.models import Report
 
 
 class NewThisWeekFilter(admin.SimpleListFilter):
-    title = "joined"
+    title = _("joined")
     parameter_name = "new"
 
     def lookups(self, request, model_admin):
-        return [("week", "This week")]
+        return [("week", _("This week"))]
 
     def queryset(self, request, queryset):
         if self.value() == "week":
@@ -35,11 +37,11 @@ class NewThisWeekFilter(admin.SimpleListFilter):
 
 
 class SuspendedFilter(admin.SimpleListFilter):
-    title = "suspended"
+    title = _("suspended")
     parameter_name = "suspended_now"
 
     def lookups(self, request, model_admin):
-        return [("yes", "Suspended now")]
+        return [("yes", _("Suspended now"))]
 
     def queryset(self, request, queryset):
         if self.value() == "yes":
@@ -51,10 +53,10 @@ class SuspendedFilter(admin.SimpleListFilter):
 
 class SuspendForm(forms.Form):
     reason = forms.CharField(
-        widget=forms.Textarea(attrs={"rows": 3}), max_length=500, help_text="The player is told."
+        widget=forms.Textarea(attrs={"rows": 3}), max_length=500, help_text=_("The player is told.")
     )
     until = forms.DateTimeField(
-        required=False, help_text="End of the suspension (empty: until lifted). YYYY-MM-DD HH:MM"
+        required=False, help_text=_("End of the suspension (empty: until lifted). YYYY-MM-DD HH:MM")
     )
 
 
@@ -78,8 +80,8 @@ class UserAdmin(BaseUserAdmin):
         "bot_since",
     ]
     fieldsets = (
-        ("Moderation", {"fields": ["moderation", "games", "reports_by", "reports_about"]}),
-        ("Bot account", {"fields": ["is_bot", "bot_owner", "bot_since"]}),
+        (_("Moderation"), {"fields": ["moderation", "games", "reports_by", "reports_about"]}),
+        (_("Bot account"), {"fields": ["is_bot", "bot_owner", "bot_since"]}),
         *BaseUserAdmin.fieldsets,
         (
             "Geartable",
@@ -101,25 +103,31 @@ class UserAdmin(BaseUserAdmin):
         ),
     )
 
-    @admin.display(boolean=True, description="suspended")
+    @admin.display(boolean=True, description=_("suspended"))
     def suspended_now(self, user: User) -> bool:
         return user.is_suspended
 
-    @admin.display(description="suspension")
+    @admin.display(description=_("suspension"))
     def moderation(self, user: User) -> str:
         if not user.pk:
             return "—"
         if user.is_suspended:
             url = reverse("admin:accounts_user_lift", args=[user.pk])
             return format_html(
-                '{} <a class="button" href="{}">Lift the suspension…</a>',
+                '{} <a class="button" href="{}">{}</a>',
                 user.suspension_message,
                 url,
+                gettext("Lift the suspension…"),
             )
         url = reverse("admin:accounts_user_suspend", args=[user.pk])
-        return format_html('Not suspended. <a class="button" href="{}">Suspend…</a>', url)
+        return format_html(
+            '{} <a class="button" href="{}">{}</a>',
+            gettext("Not suspended."),
+            url,
+            gettext("Suspend…"),
+        )
 
-    @admin.display(description="games")
+    @admin.display(description=_("games"))
     def games(self, user: User) -> str:
         seats = user.seats.select_related("game").order_by("-game__updated")[:50]
         rows = [
@@ -128,11 +136,11 @@ class UserAdmin(BaseUserAdmin):
         ]
         return format_html_join(", ", '<a href="{}">{}</a> ({})', rows) or "—"
 
-    @admin.display(description="reports made")
+    @admin.display(description=_("reports made"))
     def reports_by(self, user: User) -> str:
         return self._reports(user.reports_made.select_related("message__author"))
 
-    @admin.display(description="reports about them")
+    @admin.display(description=_("reports about them"))
     def reports_about(self, user: User) -> str:
 
         return self._reports(Report.objects.filter(message__author=user).select_related("reporter"))
@@ -165,10 +173,10 @@ class UserAdmin(BaseUserAdmin):
         ]
 
     def suspend_view(self, request, user_id: int):
-        return self._moderate(request, user_id, SuspendForm, "Suspend")
+        return self._moderate(request, user_id, SuspendForm, gettext("Suspend"))
 
     def lift_view(self, request, user_id: int):
-        return self._moderate(request, user_id, LiftForm, "Lift the suspension")
+        return self._moderate(request, user_id, LiftForm, gettext("Lift the suspension"))
 
     def _moderate(self, request, user_id: int, form_class, title: str):
 
@@ -186,7 +194,8 @@ class UserAdmin(BaseUserAdmin):
             except errors.GameError as exc:
                 form.add_error(None, exc.message)
             else:
-                messages.success(request, f"{title}: done for {target.username}.")
+                done = gettext("%(action)s: done for %(username)s.")
+                messages.success(request, done % {"action": title, "username": target.username})
                 return redirect("admin:accounts_user_change", target.pk)
         context = {
             **self.admin_site.each_context(request),

@@ -17,11 +17,13 @@ from __future__ import annotations
 
 from allauth.core import context as allauth_context
 from django.core.mail import EmailMessage, EmailMultiAlternatives
+from django.utils import translation
 
 from accounts import adapter
 from games import effects
 from games.models import AccountMail
 from games.notifications import email, outbox
+from games.notifications.email import language_of
 
 
 def queue(template: str, message: EmailMessage) -> AccountMail:
@@ -83,9 +85,14 @@ class AccountAdapter(adapter.AccountAdapter):
     outbox."""
 
     def send_mail(self, template_prefix: str, email: str, context: dict) -> None:
-        """Render as allauth does, then write it down instead of sending it now."""
+        """Render as allauth does, then write it down instead of sending it now: in the
+        account's language (a password reset asked from a page in another language reads as
+        the player chose), else the page's (no account at that address)."""
         request = allauth_context.request
         ctx = {"request": request, "email": email}
         ctx.update(context)
         ctx["current_site"] = adapter.site()  # allauth's forms pass the request's host
-        queue(template_prefix, self.render_mail(template_prefix, email, ctx))
+        user = ctx.get("user")
+        language = language_of(user) if user is not None else None
+        with translation.override(language or translation.get_language()):
+            queue(template_prefix, self.render_mail(template_prefix, email, ctx))

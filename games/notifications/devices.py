@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext, gettext_noop
 from requests.exceptions import RequestException
 from requests.models import PreparedRequest
 from urllib3.util import parse_url
@@ -48,7 +49,8 @@ class PushError(Exception):
         self.status = status
 
 
-TAKEN = (
+# The refusal a player may meet (the others are a broken browser's), translated when said.
+TAKEN = gettext_noop(
     "This device's notifications belong to another account. Turn them off there, or subscribe "
     "from the device itself."
 )
@@ -230,7 +232,7 @@ def subscribe(user: User, keys: Keys, user_agent: str = "") -> PushSubscription:
             except IntegrityError:  # another request stored it first: its row decides
                 row = PushSubscription.objects.select_for_update().get(endpoint=keys.endpoint)
         if row.user_id != user.pk and not same_keys(row, keys):
-            raise PushError(TAKEN, 409)
+            raise PushError(gettext(TAKEN), 409)
         for name, value in fields.items():
             setattr(row, name, value)
         row.save(update_fields=list(fields))

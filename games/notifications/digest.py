@@ -22,6 +22,7 @@ from games.notifications.email import (
     message_id,
     render_trio,
     send_claimed,
+    speaking_to,
 )
 from games.notifications.queueing import Kind, finishing, may_mail
 from games.notifications.unsubscribe import unsubscribe_token
@@ -91,7 +92,7 @@ def deliver_digest(digest_id: int) -> bool:
     }
 
     def build() -> EmailMultiAlternatives:
-        with timezone.override(_zone(user)):
+        with speaking_to(user):  # their language and time zone
             return render_trio("digest", user.email, context, headers)
 
     return send_claimed(digest, build)

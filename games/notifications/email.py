@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import zoneinfo
+from contextlib import contextmanager
 from urllib.parse import urlsplit
 
 from celery.exceptions import SoftTimeLimitExceeded
@@ -12,7 +13,8 @@ from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.translation import gettext, ngettext
 
 from games import vacation
 from games.models import (
@@ -98,9 +100,10 @@ def deliver(notification_id: int) -> bool:
         return False
 
     def build() -> EmailMultiAlternatives:
-        context, headers = _context(note)
-        headers["Message-ID"] = message_id(note)
-        with timezone.override(_zone(note.user)):  # deadlines in the player's own time zone
+        # In the player's own language and time zone (the log's lines too: drawn in _context).
+        with speaking_to(note.user):
+            context, headers = _context(note)
+            headers["Message-ID"] = message_id(note)
             return render_trio(note.kind, note.user.email, context, headers)
 
     return send_claimed(note, build)
@@ -136,6 +139,23 @@ def send_claimed(row, build) -> bool:
         raise
     outbox.mark_sent(row)
     return True
+
+
+@contextmanager
+def speaking_to(user, language: str | None = None):
+    """Draw a message for `user` in their own language and time zone (docs/i18n.md: the
+    recipient's language at the moment of sending, never the sender's). `language` instead of
+    theirs: an invitation to an address with no account goes out in the inviter's."""
+    with timezone.override(_zone(user)), translation.override(language or language_of(user)):
+        yield
+
+
+def language_of(user) -> str:
+    """The player's language if it is still offered, else the site's (a language dropped from
+    settings.LANGUAGES leaves its players in English, not in a half-translated one)."""
+    offered = {code for code, _ in settings.LANGUAGES}
+    language = getattr(user, "language", "") or ""
+    return language if language in offered else settings.LANGUAGE_CODE
 
 
 def _zone(user) -> zoneinfo.ZoneInfo:
@@ -183,7 +203,9 @@ def _context(note: Notification) -> tuple[dict, dict]:
     if note.kind == Kind.PLAYER_REPLACED:
         replaced = next((s for s in seats if s.position == note.about), None)
         context["replaced_name"] = (
-            replaced.replaced_user.name if replaced and replaced.replaced_user else "A player"
+            replaced.replaced_user.name
+            if replaced and replaced.replaced_user
+            else gettext("A player")
         )
     return context, headers
 
@@ -191,7 +213,14 @@ def _context(note: Notification) -> tuple[dict, dict]:
 def _result_lines(game: Game, names: dict) -> list[str]:
     scores = game.result.get("scores", {})
     ranking = game.result.get("ranking") or sorted(scores, key=lambda s: -scores[s])
-    return [f"{names.get(s, s)}: {scores.get(s, 0)} points" for s in ranking]
+    return [_result_line(names.get(s, s), scores.get(s, 0)) for s in ranking]
+
+
+def _result_line(name: str, points: int) -> str:
+    return ngettext("%(name)s: %(points)s point", "%(name)s: %(points)s points", points) % {
+        "name": name,
+        "points": points,
+    }
 
 
 def send_invitation(invitation_id: int) -> bool:
@@ -225,14 +254,21 @@ def send_invitation(invitation_id: int) -> bool:
         decline = absolute(reverse("decline_invitation", args=[invitation.token]))
         headers["List-Unsubscribe"] = _OneLineHeader("List-Unsubscribe", f"<{decline}>")
     headers["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    context = {
-        "game": game,
-        # User text in the e-mail a spammer would want: quoted, and never link-like; to an
-        # address typed in, the username only (games/reads/invitations.py).
-        "inviter": invitations.inviter_name(invitation.inviter, to_player=name is not None),
-        "name": name,
-        "link": link,
-        "decline": decline,
-        "unsubscribe": unsubscribe,
-    }
-    return send_claimed(invitation, lambda: render_trio("invitation", to, context, headers))
+    recipient = invitation.inviter if name is None else invitation.user
+
+    def build() -> EmailMultiAlternatives:
+        # In the invitee's language; to an address with no account, in the inviter's.
+        with speaking_to(recipient):
+            context = {
+                "game": game,
+                # User text in the e-mail a spammer would want: quoted, and never link-like; to
+                # an address typed in, the username only (games/reads/invitations.py).
+                "inviter": invitations.inviter_name(invitation.inviter, to_player=name is not None),
+                "name": name,
+                "link": link,
+                "decline": decline,
+                "unsubscribe": unsubscribe,
+            }
+            return render_trio("invitation", to, context, headers)
+
+    return send_claimed(invitation, build)

@@ -8,6 +8,7 @@ import logging
 from django.conf import settings
 from django.template.loader import render_to_string
 from django.utils import timezone
+from django.utils.translation import gettext, gettext_lazy
 
 from games import vacation
 from games.models import (
@@ -19,7 +20,7 @@ from games.models import (
 )
 from games.notifications import outbox
 from games.notifications import push as webpush
-from games.notifications.email import _context, _zone
+from games.notifications.email import _context, speaking_to
 from games.notifications.queueing import Kind, _overtaken, finishing
 from games.reads import invitations
 
@@ -132,11 +133,17 @@ def invitation_payload(invitation: Invitation) -> dict:
     """What the phone shows of an invitation: who (named as the e-mail names them), which
     table, its link."""
     game = invitation.game
-    who = invitations.inviter_name(invitation.inviter, to_player=True)
-    what = "offers a rematch" if invitation.via == Invitation.Via.REMATCH else "invites you"
+    with speaking_to(invitation.user):
+        who = invitations.inviter_name(invitation.inviter, to_player=True)
+        what = {"who": who, "game": game.get_kind_display(), "number": game.pk}
+        if invitation.via == Invitation.Via.REMATCH:
+            title = gettext("%(who)s offers a rematch: %(game)s #%(number)s") % what
+        else:
+            title = gettext("%(who)s invites you: %(game)s #%(number)s") % what
+        body = gettext("Open the table to join it.")
     return {
-        "title": f"{who} {what}: {game.get_kind_display()} #{game.pk}"[:120],
-        "body": "Open the table to join it.",
+        "title": title[:120],
+        "body": body,
         "url": game.get_absolute_url(),
         "tag": webpush.topic(game.pk),
         "waiting": _waiting(invitation.user_id),
@@ -149,13 +156,13 @@ def _waiting(user_id: int) -> int:
 
 # What the phone shows under the title when the e-mail's story has no line to offer.
 PUSH_BODY = {
-    Kind.YOUR_TURN: "It is your turn.",
-    Kind.TURN_RESOLVED: "Program your robots for the next turn.",
-    Kind.GAME_OVER: "See how it ended.",
-    Kind.REMINDER: "Play before the deadline, or a bot plays for you.",
-    Kind.REPLACED: "You missed too many deadlines: a bot plays your seat now.",
-    Kind.PLAYER_REPLACED: "A bot plays their seat now.",
-    Kind.ABORTED: "A moderator stopped the game.",
+    Kind.YOUR_TURN: gettext_lazy("It is your turn."),
+    Kind.TURN_RESOLVED: gettext_lazy("Program your robots for the next turn."),
+    Kind.GAME_OVER: gettext_lazy("See how it ended."),
+    Kind.REMINDER: gettext_lazy("Play before the deadline, or a bot plays for you."),
+    Kind.REPLACED: gettext_lazy("You missed too many deadlines: a bot plays your seat now."),
+    Kind.PLAYER_REPLACED: gettext_lazy("A bot plays their seat now."),
+    Kind.ABORTED: gettext_lazy("A moderator stopped the game."),
 }
 
 
@@ -164,13 +171,14 @@ def push_payload(note: Notification) -> dict:
     as the player's own page tells it (`_context`: never another seat's hand, a program or the
     deck), the game's link, a tag per game (a newer one replaces it on the device) and the
     number of games waiting for the player (the app's badge)."""
-    context, _ = _context(note)
-    context = {"site_url": settings.SITE_URL, **context}
-    with timezone.override(_zone(note.user)):
+    with speaking_to(note.user):  # the player's language and time zone, the log's lines too
+        context, _ = _context(note)
+        context = {"site_url": settings.SITE_URL, **context}
         title = " ".join(render_to_string(f"emails/{note.kind}_subject.txt", context).split())
-    lines = context.get("events") or context.get("story") or []
-    # The last two things that happened (a Geared turn: a play, then the draw that ends it).
-    body = " ".join(" ".join(str(line).split()) for line in lines[-2:]) or PUSH_BODY[note.kind]
+        lines = context.get("events") or context.get("story") or []
+        # The last two things that happened (a Geared turn: a play, then the draw that ends it).
+        body = " ".join(" ".join(str(line).split()) for line in lines[-2:])
+        body = body or str(PUSH_BODY[note.kind])
     return {
         "title": title[:120],
         "body": body[:240],

@@ -50,7 +50,7 @@ def inviter_name(inviter: User, *, to_player: bool) -> str:
     username = "" if looks_like_a_link(inviter.username) else inviter.username
     display = inviter.display_name
     if not to_player or not display or display == inviter.username or looks_like_a_link(display):
-        return username or "A player on Geartable"
+        return username or _("A player on Geartable")
     return f"“{display}” ({username})" if username else f"“{display}”"
 
 

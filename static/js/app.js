@@ -4,6 +4,14 @@
 (function () {
   "use strict";
 
+  // The words in the page's language (docs/i18n.md): the djangojs catalog, a static file the
+  // frame loads before this script (templates/_js_catalog.html); the English as written here
+  // when it is not loaded.
+  const gettext = window.gettext || function (text) { return text; };
+  const interpolate = window.interpolate || function (format, values) {
+    return format.replace(/%\((\w+)\)s/g, function (_, name) { return String(values[name]); });
+  };
+
   const ASKED = "geartable-push-asked"; // localStorage: the offer after a move was answered
   const supported = "serviceWorker" in navigator && "PushManager" in window && "Notification" in window;
 
@@ -27,7 +35,7 @@
       body: JSON.stringify(data),
     }).then(function (resp) {
       return resp.json().catch(function () { return {}; }).then(function (body) {
-        if (!resp.ok) throw new Error(body.error || "The server said no (" + resp.status + ").");
+        if (!resp.ok) throw new Error(body.error || interpolate(gettext("The server said no (%(status)s)."), { status: resp.status }, true));
         return body;
       });
     });
@@ -50,7 +58,7 @@
     const body = document.body.dataset;
     return Notification.requestPermission().then(function (permission) {
       if (permission !== "granted") {
-        throw new Error("Notifications are blocked for this site: allow them in the browser's settings.");
+        throw new Error(gettext("Notifications are blocked for this site: allow them in the browser's settings."));
       }
       return navigator.serviceWorker.ready;
     }).then(function (reg) {
@@ -87,14 +95,16 @@
     });
     input.addEventListener("change", function () {
       input.disabled = true;
-      status.textContent = input.checked ? "Asking the browser…" : "Turning off…";
+      status.textContent = input.checked ? gettext("Asking the browser…") : gettext("Turning off…");
       const on = input.checked;
       (on ? subscribe() : unsubscribe()).then(function () {
-        status.textContent = on ? "This device will be notified." : "This device gets no more notifications.";
+        status.textContent = on ? gettext("This device will be notified.") : gettext("This device gets no more notifications.");
         localStorage.setItem(ASKED, "yes");
       }).catch(function (err) {
         input.checked = !on;
-        status.textContent = (on ? "Notifications could not be turned on here: " : "Notifications could not be turned off: ") + err.message;
+        status.textContent = interpolate(
+          on ? gettext("Notifications could not be turned on here: %(error)s") : gettext("Notifications could not be turned off: %(error)s"),
+          { error: err.message }, true);
       }).finally(function () {
         input.disabled = false;
       });
@@ -112,15 +122,15 @@
     offer.setAttribute("role", "status");
     const text = document.createElement("p");
     text.className = "flash-info";
-    text.textContent = "Get a notification on this device when it is your turn? ";
+    text.textContent = gettext("Get a notification on this device when it is your turn?") + " ";
     const yes = document.createElement("button");
     yes.type = "button";
     yes.className = "small";
-    yes.textContent = "Notify me";
+    yes.textContent = gettext("Notify me");
     const no = document.createElement("button");
     no.type = "button";
     no.className = "secondary small";
-    no.textContent = "Not now";
+    no.textContent = gettext("Not now");
     text.append(yes, " ", no);
     offer.append(text);
     document.body.insertBefore(offer, document.getElementById("main"));
@@ -131,7 +141,7 @@
     yes.addEventListener("click", function () {
       localStorage.setItem(ASKED, "yes");
       subscribe().then(function () {
-        text.textContent = "Done: this device will be notified when it is your turn.";
+        text.textContent = gettext("Done: this device will be notified when it is your turn.");
       }).catch(function (err) {
         text.textContent = err.message;
       });

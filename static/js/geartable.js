@@ -6,6 +6,14 @@
 (function () {
   "use strict";
 
+  // The words in the page's language (docs/i18n.md): the djangojs catalog, a static file the
+  // frame loads before this script (templates/_js_catalog.html); the English as written here
+  // when it is not loaded.
+  const gettext = window.gettext || function (text) { return text; };
+  const interpolate = window.interpolate || function (format, values) {
+    return format.replace(/%\((\w+)\)s/g, function (_, name) { return String(values[name]); });
+  };
+
   const VISIBLE_MS = 2000;
   const HIDDEN_MS = 15000;
   // While the stream is healthy it carries everything, the "watching" mark too (the stream
@@ -397,7 +405,7 @@
     if (!badge) return;
     const n = parseInt(count, 10);
     if (isNaN(n)) return;
-    badge.textContent = "Your turn \u00b7 " + n;
+    badge.textContent = interpolate(gettext("Your turn \u00b7 %(count)s"), { count: n }, true);
     badge.hidden = n === 0;
     const before = shownTurns;
     if (before === n) return;
@@ -408,7 +416,9 @@
 
   const plainTitle = document.title;
   function tellTheTab(n) {
-    document.title = n > 0 ? "(" + n + ") Your turn \u2014 " + plainTitle : plainTitle;
+    document.title = n > 0
+      ? interpolate(gettext("(%(count)s) Your turn \u2014 %(title)s"), { count: n, title: plainTitle }, true)
+      : plainTitle;
     const link = document.querySelector('link[rel="icon"]');
     if (!link) return;
     if (!link.dataset.plainHref) {
@@ -552,6 +562,7 @@
 // == issue 27.6 and 27.9: the replay's keys and autoplay; a resolution's story step by step ==
 (function () {
   "use strict";
+  const gettext = window.gettext || function (text) { return text; };  // as at the top
 
   const reduced = window.matchMedia && window.matchMedia("(prefers-reduced-motion: reduce)");
   function stillness() { return Boolean(reduced && reduced.matches); }
@@ -580,7 +591,7 @@
     const button = box.querySelector("button.autoplay");
     if (!button) return;
     button.hidden = false;
-    button.textContent = playing ? "Pause" : "Play";
+    button.textContent = playing ? gettext("Pause") : gettext("Play");
     button.setAttribute("aria-pressed", playing ? "true" : "false");
     const help = box.querySelector(".keys-help");
     if (help) help.hidden = false;

@@ -20,6 +20,7 @@ IGNORED = [
     "examples/*",
     "staticfiles/*",
     "static/vendor/*",
+    "static/js/i18n/*",  # the JavaScript catalogs built from the catalogs (make catalogs)
     "test-artifacts/*",
 ]
 
