@@ -154,6 +154,7 @@ class ProfileForm(forms.ModelForm):
                 del self.fields[name]
         self.fields["email_digest"].label = _("Daily digest instead of e-mail for your turn")
         self.fields["time_zone"] = time_zone_field(self.instance.time_zone)
+        self.fields["display_name"].label = _("Display name")
         # Left out (an older form, a script): the language stays as it is.
         self.fields["language"] = forms.ChoiceField(
             label=_("Language"), choices=settings.LANGUAGES, required=False

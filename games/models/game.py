@@ -9,8 +9,9 @@ from django.conf import settings
 from django.db import connection, models
 from django.dispatch import Signal
 from django.urls import reverse
+from django.utils.functional import lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext_lazy, pgettext_lazy
+from django.utils.translation import ngettext, pgettext_lazy
 
 
 class Kind(models.TextChoices):
@@ -30,11 +31,13 @@ class BotKind(models.TextChoices):
     GREEDY = "greedy", _("Greedy bot")
 
 
+_hours = lazy(lambda n: ngettext("%(n)s hour", "%(n)s hours", n) % {"n": n}, str)
+_days = lazy(lambda n: ngettext("%(n)s day", "%(n)s days", n) % {"n": n}, str)
 TURN_TIMES = [
     (0, _("No time limit")),
-    (12 * 3600, ngettext_lazy("%(n)s hour", "%(n)s hours", "n") % {"n": 12}),
-    (86400, ngettext_lazy("%(n)s day", "%(n)s days", "n") % {"n": 1}),
-    (3 * 86400, ngettext_lazy("%(n)s day", "%(n)s days", "n") % {"n": 3}),
+    (12 * 3600, _hours(12)),
+    (86400, _days(1)),
+    (3 * 86400, _days(3)),
 ]
 
 

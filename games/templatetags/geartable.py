@@ -8,6 +8,8 @@ from django.utils import translation
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import pgettext_lazy
 
+from games import words
+from games.engines.geared.cards import PART_TYPES
 from games.models import ModerationAction, Status
 from games.reads import dates, links
 
@@ -140,6 +142,13 @@ COLOUR_NAMES = {
 def colour_name(colour: str) -> str:
     """`{{ colour|colour_name }}`: a robot's or gear's colour as the reader says it."""
     return str(COLOUR_NAMES.get(colour, colour))
+
+
+@register.filter
+def part_label(part_type: str) -> str:
+    """`{{ slot|part_label }}`: a Geared part type ("frame", "handlebars", "wheels": also its
+    icon's id) as the reader names it ("Telaio")."""
+    return words.part_name(PART_TYPES.index(part_type)) if part_type in PART_TYPES else part_type
 
 
 @functools.lru_cache(maxsize=256)
