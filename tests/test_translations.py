@@ -3,6 +3,7 @@ language chosen by the switch, the profile, the sign-up or the browser."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import subprocess
 from pathlib import Path
@@ -152,3 +153,35 @@ def test_a_sign_up_keeps_the_language_the_page_was_shown_in(client, db, django_u
         },
     )
     assert django_user_model.objects.get(username="giulia").language == "it"
+
+
+# docs/i18n.md's glossary: an English term of the games, and what each Italian entry that
+# contains it must contain (a stem: "ingranaggio", "ingranaggi").
+GLOSSARY_IT = {
+    "Frame": "telai",
+    "Handlebars": "manubri",
+    "Wheels": "ruot",
+    "junkyard": "discaric",
+    "junkyards": "discaric",
+    "gear": "ingranagg",
+    "gears": "ingranagg",
+    "Harvest": "raccolt",
+    "Trap": "trappol",
+    "Wild": "jolly",
+    "rematch": "rivincit",
+}
+
+
+def test_the_italian_catalog_uses_the_glossarys_words():
+    """A player meets one word for one thing: every Italian entry whose English names a term of
+    the glossary uses its Italian (Out of Gears, the game's name, aside)."""
+    catalog = _catalogs(LOCALE, "it")["django"]
+    found = []
+    for entry in catalog:
+        english = re.sub(r"%\(\w+\)s", "", entry.msgid.replace("Out of Gears", ""))
+        italian = (entry.msgstr or " ".join(entry.msgstr_plural.values())).lower()
+        italian = italian.replace("\u00ad", "")  # a soft hyphen: where a card may break it
+        for term, stem in GLOSSARY_IT.items():
+            if re.search(rf"\b{term}\b", english) and stem not in italian:
+                found.append(f"{term} → {stem}: {entry.msgid!r} = {italian!r}")
+    assert found == []
