@@ -4,8 +4,8 @@ served as a static file per language (games/management/commands/js_catalogs.py, 
 the site's own files only; templates/_js_catalog.html is the frame's <script> for the page's
 language.
 
-`test_the_italian_catalog_says_your_turn_in_italian` needs the Italian djangojs catalog with this
-area's translations (/work/wt/notes/it/mail.json applied to locale/it/LC_MESSAGES/djangojs.po)."""
+`test_the_italian_catalog_says_your_turn_in_italian` reads the Italian djangojs catalog
+(locale/it/LC_MESSAGES/djangojs.po, written out by `make catalogs` or the tests' conftest)."""
 
 from __future__ import annotations
 

@@ -185,3 +185,82 @@ def test_the_italian_catalog_uses_the_glossarys_words():
             if re.search(rf"\b{term}\b", english) and stem not in italian:
                 found.append(f"{term} → {stem}: {entry.msgid!r} = {italian!r}")
     assert found == []
+
+
+def _finished_oog_between(first, second):
+    """Out of Gears between two people, each programming greedily, to the end (the turns
+    resolved as the outbox sweep would: tasks queued on commit do not run in a test's
+    transaction)."""
+    from games import engines
+    from games.actions import moves, tables
+    from games.models import Status
+
+    game = tables.create_game(first, tables.NewGame(kind="outofgears", seat_count=2))
+    tables.join_game(second, game.pk, token=game.join_token)
+    tables.start_game(first, game.pk)
+    for n in range(500):
+        moves.catch_up(game.pk)
+        game.refresh_from_db()
+        if game.status != Status.ACTIVE:
+            break
+        for user in (first, second):
+            seat = game.seats.get(user=user)
+            if seat.seat_id in engines.seats_to_act(game.kind, game.state):
+                action = engines.bot_action(game.kind, "greedy", game.state, seat.seat_id, str(n))
+                moves.submit_action(user, game.pk, game.version, action)
+                game.refresh_from_db()
+    assert game.status == Status.FINISHED
+    return game
+
+
+def test_37_giulia_signs_up_in_italian_and_plays_both_games_to_the_end_with_bob(client, bob):
+    """Issue 37's story: a new Italian player signs up from an Italian browser and plays a
+    whole Geared and a whole Out of Gears game with an English friend; each reads the pages,
+    the log, the e-mails and the pushes in their own language."""
+    from django.core import mail
+
+    from accounts.models import User
+    from games.models import Notification
+    from games.notifications import email
+    from games.notifications.push_delivery import push_payload
+    from tests.support.games import client_for, finished_geared
+
+    client.post(
+        reverse("account_signup"),
+        {
+            "username": "giulia",
+            "email": "giulia@example.com",
+            "password1": "a long pass phrase 42",
+            "password2": "a long pass phrase 42",
+            "time_zone": "Europe/Rome",
+        },
+        HTTP_ACCEPT_LANGUAGE="it-IT,it;q=0.9,en;q=0.5",
+    )
+    giulia = User.objects.get(username="giulia")
+    assert giulia.language == "it"
+    games = [finished_geared(giulia, bob), _finished_oog_between(giulia, bob)]
+    reads = {
+        giulia: ("it", "Cronaca completa", "Cronaca della partita"),
+        bob: ("en", "Full log", "Game log"),
+    }
+    for user, (language, log_link, word) in reads.items():
+        pages = client_for(user)
+        for game in games:
+            page = pages.get(game.get_absolute_url()).content.decode()
+            assert f'<html lang="{language}">' in page and log_link in page
+            log = pages.get(reverse("game_log", args=[game.pk])).content.decode()
+            assert f'<html lang="{language}">' in log and word in log
+    notes = list(Notification.objects.filter(game__in=games).select_related("user", "game"))
+    assert {note.user for note in notes} == {giulia, bob}
+    italian = ("Tocca a te", "Partita finita", "risolto")
+    english = ("Your turn", "Game over", "resolved")
+    for note in notes:
+        title = push_payload(note)["title"]
+        mine, theirs = (italian, english) if note.user == giulia else (english, italian)
+        assert any(w in title for w in mine) and not any(w in title for w in theirs), title
+        email.deliver(note.pk)
+    assert len(mail.outbox) >= 4
+    for message in mail.outbox:
+        mine, theirs = (italian, english) if message.to == [giulia.email] else (english, italian)
+        assert any(w in message.subject for w in mine), message.subject
+        assert not any(w in message.subject for w in theirs), message.subject

@@ -4,8 +4,8 @@ table each read theirs in their own; an invitation to an address with no account
 inviter's. Rendered through the worker's own functions (`deliver`, `push_payload`,
 `send_invitation`), without a worker.
 
-Needs the Italian catalog with this area's translations (/work/wt/notes/it/mail.json applied to
-locale/it/LC_MESSAGES/django.po, as the merged catalogs carry them)."""
+Needs the Italian catalog (locale/it/LC_MESSAGES/django.po, compiled by `make catalogs` or the
+tests' conftest)."""
 
 from __future__ import annotations
 
