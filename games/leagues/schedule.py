@@ -3,8 +3,8 @@
 Two seats: a full round robin (the circle method: every pair once, in rounds). Three seats or
 more: every k-subset of the players when that is no more tables than the cyclic schedule, else
 the cyclic schedule (`_cyclic`): base tables turned round the circle of players, so every player
-sits at exactly as many tables as every other, and every pair meets once or twice (as evenly as
-the numbers allow: the meeting counts differ by at most one). Seats are then ordered table by
+sits at exactly as many tables as every other, and every pair meets at least once and as evenly
+as the numbers allow (the meeting counts differ by at most one). Seats are then ordered table by
 table so each player's seat positions spread: the first seat goes to whoever has had it least.
 
 Deterministic: the same players in the same order give the same tables. docs/leagues.md states
@@ -120,9 +120,9 @@ def _every_table(n: int, k: int) -> list[list[int]]:
 
 def _cyclic(n: int, k: int) -> list[list[int]]:
     """Base tables on the players numbered round a circle (0..n-1), each turned round it n
-    times: everyone sits at k tables per base table, exactly, and a pair of players n places
-    apart-by-d meets once per time two of a base table's players are d apart. Base tables are
-    built one by one, player by player (from 0), each added player the one that keeps the
+    times: everyone sits at k tables per base table, exactly, and a pair of players d places
+    apart round the circle meets once for each two of a base table's players d apart. Base
+    tables are built one by one, player by player (from 0), each added player the one that keeps the
     meetings of the distance classes lowest and most even, until every class meets and they
     differ by at most one."""
     classes = n // 2

@@ -40,7 +40,7 @@ def test_every_allowed_league_is_paired_evenly(n, k):
     every_pair = [frozenset(p) for p in itertools.combinations(players, 2)]
     assert min(pairs[p] for p in every_pair) >= 1, "every pair meets"
     assert spread(pairs, every_pair) <= 1, "as evenly as the numbers allow"
-    assert spread(Counter(p for t in tables for p in t), players) <= 1, "tables per player"
+    assert spread(Counter(p for t in tables for p in t), players) == 0, "tables per player"
     assert spread(Counter(t[0] for t in tables), players) <= 1, "the first seat spread"
     seats = Counter((p, i) for t in tables for i, p in enumerate(t))
     for i in range(k):
