@@ -1,11 +1,14 @@
 """A league's pairings: every table of the season, built before it starts, all started at once.
 
 Two seats: a full round robin (the circle method: every pair once, in rounds). Three seats or
-more: every k-subset of the players when that is no more tables than the cyclic schedule, else
-the cyclic schedule (`_cyclic`): base tables turned round the circle of players, so every player
+more: every k-subset of the players when that is no more tables than the cyclic schedule; else
+a difference set (`_difference_set`: one base table turned round the players, every pair meeting
+equally often, every player once in each seat) when one exists and is fewer tables; else the
+cyclic schedule (`_cyclic`): base tables turned round the circle of players, so every player
 sits at exactly as many tables as every other, and every pair meets at least once and as evenly
 as the numbers allow (the meeting counts differ by at most one). Seats are then ordered table by
 table so each player's seat positions spread: the first seat goes to whoever has had it least.
+Every shape of 3 to 6 seats and at most MAX_PLAYERS players fits in MAX_GAMES.
 
 Deterministic: the same players in the same order give the same tables. docs/leagues.md states
 the rule to players; the bound (MAX_PLAYERS, MAX_GAMES) keeps a league small enough to create
@@ -15,7 +18,8 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Sequence
+import operator
+from collections.abc import Callable, Sequence
 from functools import cache
 
 from games.leagues.refusals import LeagueRefused, gettext_noop
@@ -87,6 +91,9 @@ def _tables(n: int, k: int) -> tuple[tuple[int, ...], ...]:
     cyclic = _cyclic(n, k)
     if math.comb(n, k) <= len(cyclic):
         return _seat(n, _every_table(n, k))
+    designed = _difference_set(n, k)
+    if designed is not None and len(designed) < len(cyclic):
+        return tuple(tuple(table) for table in designed)  # seated already
     return _seat(n, cyclic)
 
 
@@ -116,6 +123,56 @@ def _round_robin(n: int) -> tuple[tuple[int, ...], ...]:
 
 def _every_table(n: int, k: int) -> list[list[int]]:
     return [list(c) for c in itertools.combinations(range(n), k)]
+
+
+def _difference_set(n: int, k: int) -> list[list[int]] | None:
+    """One base table whose players' differences cover every non-zero difference equally often
+    (a difference set: lam = k(k-1)/(n-1) times each), turned round the players: n tables, every
+    pair meeting exactly lam times, each player at k tables and in each seat exactly once (the
+    tables keep the base table's order: player p has seat j at the table turned by p minus its
+    j-th player). Searched only when (n-1) divides k(k-1): for n a power of two first on the
+    players as bit vectors (differences by xor: 16 players at 6 seats have no cyclic one, and
+    {0, 1, 2, 4, 8, 15} is one by xor), then round the circle (differences mod n). Used when
+    the greedy `_cyclic` needs more tables: 11 and 21 players at 5 seats (11 and 21 games, not
+    121 and 126), 11 at 6 (11, not 44), 16 at 6 (16, not 128). None when there is none; the
+    search backtracks, in a few milliseconds."""
+    if k * (k - 1) % (n - 1):
+        return None
+    lam = k * (k - 1) // (n - 1)
+    Op = Callable[[int, int], int]
+    groups: list[tuple[Op, Op]] = [(lambda a, b: (a - b) % n, lambda a, b: (a + b) % n)]
+    if n & (n - 1) == 0:
+        groups.insert(0, (operator.xor, operator.xor))
+    for minus, plus in groups:
+        block = _search_difference_set(n, k, lam, minus)
+        if block is not None:
+            return [[plus(t, x) for x in block] for t in range(n)]
+    return None
+
+
+def _search_difference_set(
+    n: int, k: int, lam: int, minus: Callable[[int, int], int]
+) -> tuple[int, ...] | None:
+    """Players taken in increasing order from 0, each added only while no difference has been
+    seen more than lam times; k players then cover all n-1 differences lam times each."""
+    seen = [0] * n
+
+    def extend(block: list[int]) -> tuple[int, ...] | None:
+        if len(block) == k:
+            return tuple(block)
+        for x in range(block[-1] + 1, n - (k - len(block) - 1)):
+            diffs = [d for b in block for d in (minus(x, b), minus(b, x))]
+            for d in diffs:
+                seen[d] += 1
+            if all(seen[d] <= lam for d in diffs):
+                found = extend([*block, x])
+                if found is not None:
+                    return found
+            for d in diffs:
+                seen[d] -= 1
+        return None
+
+    return extend([0])
 
 
 def _cyclic(n: int, k: int) -> list[list[int]]:
