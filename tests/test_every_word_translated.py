@@ -24,10 +24,10 @@ from games.notifications import email as game_email
 from games.notifications.push_delivery import push_payload
 from tests.support.games import (
     advance,
+    advance_to_turn_of,
     client_for,
     finished_geared,
     finished_oog,
-    seat_to_act,
     start_geared,
     start_oog,
 )
@@ -176,11 +176,7 @@ def test_37_6_every_word_of_a_whole_geared_game_is_translated(pseudo, alice, bob
         type(user).objects.filter(pk=user.pk).update(language=PSEUDO)
         user.refresh_from_db()
     playing = advance(start_geared([alice, carol], target=1000), 8)
-    for _ in range(6):  # her turn: her selections and previews too (a rearrangement is a move)
-        if seat_to_act(playing).user_id == alice.pk:
-            break
-        playing = advance(playing, 1)
-    assert playing.is_active and seat_to_act(playing).user_id == alice.pk
+    playing = advance_to_turn_of(playing, alice)
     game = finished_geared(alice, bob)
     allowed = _allowed(alice, bob, carol)
     client = client_for(alice)

@@ -140,17 +140,20 @@ def test_the_profile_sets_the_language(client, alice):
     assert answer["Content-Language"] == "it"
 
 
+GIULIA_SIGNS_UP = {
+    "username": "giulia",
+    "email": "giulia@example.com",
+    "password1": "a long pass phrase 42",
+    "password2": "a long pass phrase 42",
+    "time_zone": "Europe/Rome",
+}
+
+
 def test_a_sign_up_keeps_the_language_the_page_was_shown_in(client, db, django_user_model):
     client.cookies[settings.LANGUAGE_COOKIE_NAME] = "it"
     client.post(
         reverse("account_signup"),
-        {
-            "username": "giulia",
-            "email": "giulia@example.com",
-            "password1": "a long pass phrase 42",
-            "password2": "a long pass phrase 42",
-            "time_zone": "Europe/Rome",
-        },
+        GIULIA_SIGNS_UP,
     )
     assert django_user_model.objects.get(username="giulia").language == "it"
 
@@ -187,32 +190,6 @@ def test_the_italian_catalog_uses_the_glossarys_words():
     assert found == []
 
 
-def _finished_oog_between(first, second):
-    """Out of Gears between two people, each programming greedily, to the end (the turns
-    resolved as the outbox sweep would: tasks queued on commit do not run in a test's
-    transaction)."""
-    from games import engines
-    from games.actions import moves, tables
-    from games.models import Status
-
-    game = tables.create_game(first, tables.NewGame(kind="outofgears", seat_count=2))
-    tables.join_game(second, game.pk, token=game.join_token)
-    tables.start_game(first, game.pk)
-    for n in range(500):
-        moves.catch_up(game.pk)
-        game.refresh_from_db()
-        if game.status != Status.ACTIVE:
-            break
-        for user in (first, second):
-            seat = game.seats.get(user=user)
-            if seat.seat_id in engines.seats_to_act(game.kind, game.state):
-                action = engines.bot_action(game.kind, "greedy", game.state, seat.seat_id, str(n))
-                moves.submit_action(user, game.pk, game.version, action)
-                game.refresh_from_db()
-    assert game.status == Status.FINISHED
-    return game
-
-
 def test_37_giulia_signs_up_in_italian_and_plays_both_games_to_the_end_with_bob(client, bob):
     """Issue 37's story: a new Italian player signs up from an Italian browser and plays a
     whole Geared and a whole Out of Gears game with an English friend; each reads the pages,
@@ -223,22 +200,16 @@ def test_37_giulia_signs_up_in_italian_and_plays_both_games_to_the_end_with_bob(
     from games.models import Notification
     from games.notifications import email
     from games.notifications.push_delivery import push_payload
-    from tests.support.games import client_for, finished_geared
+    from tests.support.games import client_for, finished_geared, finished_oog
 
     client.post(
         reverse("account_signup"),
-        {
-            "username": "giulia",
-            "email": "giulia@example.com",
-            "password1": "a long pass phrase 42",
-            "password2": "a long pass phrase 42",
-            "time_zone": "Europe/Rome",
-        },
+        GIULIA_SIGNS_UP,
         HTTP_ACCEPT_LANGUAGE="it-IT,it;q=0.9,en;q=0.5",
     )
     giulia = User.objects.get(username="giulia")
     assert giulia.language == "it"
-    games = [finished_geared(giulia, bob), _finished_oog_between(giulia, bob)]
+    games = [finished_geared(giulia, bob), finished_oog(giulia, bob)]
     reads = {
         giulia: ("it", "Cronaca completa", "Cronaca della partita"),
         bob: ("en", "Full log", "Game log"),

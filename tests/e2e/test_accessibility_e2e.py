@@ -20,7 +20,7 @@ from tests.e2e.helpers import (
     shoot,
 )
 from tests.support.browser import axe_problems
-from tests.support.games import advance, seat_to_act
+from tests.support.games import advance_to_turn_of, seat_to_act
 from tests.support.users import PASSWORD
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -32,11 +32,7 @@ def test_the_main_pages_have_no_serious_accessibility_problem(
     geared = geared_mid_game(alice, bob, carol)
     # Her hand as she plays: tappable cards, choices. A greedy move does not always end its
     # player's turn (failed once: bob still to act after one more move), so play on to hers.
-    for _ in range(6):
-        if seat_to_act(geared).user_id == alice.pk:
-            break
-        geared = advance(geared, 1)
-    assert geared.is_active and seat_to_act(geared).user_id == alice.pk
+    geared = advance_to_turn_of(geared, alice)
     # Action cards in her hand, whatever the deal: some she may play now and some she may not
     # (drawn flat then), so both looks are checked on every run, not only on a lucky deal.
     removes, steals, swaps = (tuple(range(first, first + 6)) for first in (75, 81, 87))

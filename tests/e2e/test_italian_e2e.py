@@ -21,7 +21,7 @@ from tests.e2e.helpers import (
     sign_up,
 )
 from tests.support.browser import axe_problems
-from tests.support.games import advance, seat_to_act
+from tests.support.games import advance_to_turn_of
 from tests.support.users import PASSWORD
 
 pytestmark = [pytest.mark.e2e, pytest.mark.django_db(transaction=True)]
@@ -60,10 +60,7 @@ def test_37_giulia_reads_both_games_in_italian_and_bob_in_english(
     expect(page.locator("html")).to_have_attribute("lang", "it")
 
     geared = geared_mid_game(giulia, bob, carol)
-    for _ in range(6):  # her turn: her hand tappable, the prompts shown
-        if seat_to_act(geared).user_id == giulia.pk:
-            break
-        geared = advance(geared, 1)
+    geared = advance_to_turn_of(geared, giulia)
     oog = outofgears_mid_game(giulia, bob, carol)
     pages = {
         "lobby": reverse("lobby"),

@@ -148,25 +148,42 @@ def finished_geared(alice, bob, *, target: int = 300) -> Game:
     return game
 
 
-def finished_oog(alice) -> Game:
-    """Out of Gears, alice against two greedy bots. Tasks queued on commit do not run inside a
-    test's transaction, so the bots and the resolutions are driven as the outbox sweep does."""
+def finished_oog(first, *others) -> Game:
+    """Out of Gears to the end, every person programming greedily: `first` against two greedy
+    bots, or against `others` (who join by the link). Tasks queued on commit do not run inside
+    a test's transaction, so the bots and the resolutions are driven as the outbox sweep does."""
+    bots = () if others else ("greedy", "greedy")
     game = tables.create_game(
-        alice,
-        tables.NewGame(kind="outofgears", seat_count=3, bots=("greedy", "greedy")),
+        first,
+        tables.NewGame(kind="outofgears", seat_count=1 + len(others) + len(bots), bots=bots),
     )
-    tables.start_game(alice, game.pk)
+    for other in others:
+        tables.join_game(other, game.pk, token=game.join_token)
+    tables.start_game(first, game.pk)
     for n in range(500):
         moves.catch_up(game.pk)
         game.refresh_from_db()
         if game.status != Status.ACTIVE:
             break
-        seat = game.seats.get(user=alice)
-        if seat.seat_id in engines.seats_to_act(game.kind, game.state):
-            action = engines.bot_action(game.kind, "greedy", game.state, seat.seat_id, str(n))
-            moves.submit_action(alice, game.pk, game.version, action)
+        for user in (first, *others):
+            seat = game.seats.get(user=user)
+            if seat.seat_id in engines.seats_to_act(game.kind, game.state):
+                action = engines.bot_action(game.kind, "greedy", game.state, seat.seat_id, str(n))
+                moves.submit_action(user, game.pk, game.version, action)
+                game.refresh_from_db()
     game.refresh_from_db()
     assert game.status == Status.FINISHED
+    return game
+
+
+def advance_to_turn_of(game: Game, user, most: int = 6) -> Game:
+    """Play greedy moves (advance) until it is `user`'s turn: a move does not always end its
+    player's turn (a rearrangement), so at most `most` of them, and the turn is asserted."""
+    for _ in range(most):
+        if seat_to_act(game).user_id == user.pk:
+            break
+        game = advance(game, 1)
+    assert game.is_active and seat_to_act(game).user_id == user.pk
     return game
 
 
