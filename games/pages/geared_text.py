@@ -98,6 +98,11 @@ def _and() -> str:
     return gettext("%(first)s and %(last)s")
 
 
+def _owner(seat: str, names: dict[str, str], viewer: str | None) -> str:
+    """Whose a part is, as `owned` takes it: the reader's own (YOUR), or a player's name."""
+    return YOUR if seat == viewer else _name(seat, names)
+
+
 def _name(seat: str | None, names: dict[str, str]) -> str:
     if seat is None:
         return gettext("Nobody")
@@ -167,7 +172,7 @@ def describe(event: dict, names: dict[str, str], viewer: str | None) -> str:
         if owner == seat:
             part = owned(target, level, YOUR_OWN if you else THEIR_OWN, lang)
         else:
-            part = owned(target, level, YOUR if owner == viewer else _name(owner, names), lang)
+            part = owned(target, level, _owner(owner, names, viewer), lang)
         return _say(
             lang,
             you,
@@ -177,8 +182,7 @@ def describe(event: dict, names: dict[str, str], viewer: str | None) -> str:
             part=part,
         )
     if kind == "stole":
-        owner = event["owner"]
-        whose = YOUR if owner == viewer else _name(owner, names)
+        whose = _owner(event["owner"], names, viewer)
         return _say(
             lang,
             you,
@@ -188,8 +192,7 @@ def describe(event: dict, names: dict[str, str], viewer: str | None) -> str:
             part=owned(event["target"], event.get("target_level"), whose, lang),
         )
     if kind == "swapped":
-        owner = event["owner"]
-        whose = YOUR if owner == viewer else _name(owner, names)
+        whose = _owner(event["owner"], names, viewer)
         return _say(
             lang,
             you,
