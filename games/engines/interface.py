@@ -13,12 +13,7 @@ import random
 from collections.abc import Sequence
 from typing import Protocol, runtime_checkable
 
-
-def gettext_noop(message: str) -> str:
-    """The identity: marks `message` as a message id for the catalogs (xgettext knows the name).
-    The engines write no language: the edge translates a refusal's message id and fills in its
-    parameters (docs/i18n.md)."""
-    return message
+from games.message_ids import Refused, gettext_noop  # noqa: F401 (the engines mark with it)
 
 
 class Term:
@@ -46,17 +41,10 @@ class Term:
         return hash((self.what, self.value))
 
 
-class IllegalMove(ValueError):
+class IllegalMove(Refused):
     """A move or an option the rules refuse. `msgid` is its sentence as a message id with
     `%(name)s` placeholders (marked with gettext_noop), `params` their values (numbers, text,
     or a Term the edge names); `message` (and str()) is the English sentence, filled in."""
-
-    def __init__(self, msgid: str, /, **params: object) -> None:
-        message = msgid % params if params else msgid
-        super().__init__(message)
-        self.message = message
-        self.msgid = msgid
-        self.params = params
 
 
 @runtime_checkable
